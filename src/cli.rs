@@ -1,0 +1,40 @@
+//! The command line: with no subcommand Hoshi speaks the protocol, as managers expect.
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+
+use crate::levels::Level;
+
+/// Hoshi, a Gomoku and Renju engine for the Gomocup (Piskvork) protocol.
+///
+/// Run with no arguments it speaks the protocol on stdin/stdout, which is how Piskvork,
+/// the Gomocup judge, c-gomoku-cli and liskvork start it. A copy named
+/// `pbrain-hoshi-easy`, `-normal` or `-hard` plays that level by default.
+#[derive(Debug, Parser)]
+#[command(name = "pbrain-hoshi", version, about, long_about)]
+pub struct Cli {
+    /// Playing level: easy, normal or hard (default: from the executable's name, else hard).
+    /// `INFO level NAME` changes it through the protocol.
+    #[arg(long, global = true, value_name = "NAME")]
+    pub level: Option<Level>,
+
+    /// Seed for the random choices of the easy level; a fresh seed per game when absent.
+    #[arg(long, global = true, value_name = "N")]
+    pub seed: Option<u64>,
+
+    /// Write the log to this file (stdout and stderr stay clean). Filter with HOSHI_LOG
+    /// (e.g. `debug`, `hoshi::protocol=trace`), default `info`.
+    #[arg(long, global = true, value_name = "PATH", env = "HOSHI_LOG_FILE")]
+    pub log_file: Option<PathBuf>,
+
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// What to run.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Speak the Gomocup protocol on stdin/stdout (the default).
+    Protocol,
+}

@@ -1,0 +1,26 @@
+//! What bounds one search: a wall-clock deadline, a depth, a node count, and the stop flag.
+//!
+//! The search sees only this, never a protocol word: the session turns `INFO` settings
+//! into a `Limits`, and the reader thread raises the stop flag.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// Bounds for one move's thinking. `None` means unbounded.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Answer no later than this.
+    pub deadline: Option<Instant>,
+    /// Deepest iteration to search.
+    pub max_depth: Option<u32>,
+    /// Most nodes to visit.
+    pub max_nodes: Option<u64>,
+}
+
+impl Limits {
+    /// Whether the search must stop now: the flag is raised or the deadline has passed.
+    #[must_use]
+    pub fn should_stop(&self, stop: &AtomicBool) -> bool {
+        stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}

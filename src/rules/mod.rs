@@ -1,0 +1,208 @@
+//! The game rules: what wins, and (in renju) which black moves are forbidden.
+//!
+//! The win conditions are the Gomocup referee's (GomocupJudge `ai_match.py`), with `c` the
+//! run through the new stone and `blocked` the opponent stones just past its two ends (the
+//! board's edge never blocks):
+//!
+//! | rule | wins when |
+//! |---|---|
+//! | freestyle | `c >= 5` |
+//! | standard | `c == 5` |
+//! | renju | black `c == 5`, white `c >= 5`; black's forbidden points lose first |
+//! | caro (8) | `c > 5`, or `c == 5` and `blocked < 2` |
+//! | caro exact (9) | `c == 5` and `blocked < 2` |
+
+pub mod renju;
+
+use std::fmt;
+
+use crate::board::{Board, Color, Dir, Pos};
+pub use renju::Foul;
+
+/// A rule of play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Rule {
+    Freestyle,
+    Standard,
+    Renju,
+    Caro,
+    CaroExact,
+}
+
+impl Rule {
+    /// Decodes the protocol's `INFO rule` value. 2 is renju (the Yixin-Board convention);
+    /// otherwise it is Piskvork's bit mask: 4 renju, 8 caro, 1 exactly five, and bit 2
+    /// (continuous game) is ignored. Negative values are not rules.
+    #[must_use]
+    pub fn from_code(code: i64) -> Option<Rule> {
+        if code < 0 {
+            return None;
+        }
+        Some(if code == 2 || code & 4 != 0 {
+            Rule::Renju
+        } else if code & 8 != 0 {
+            if code & 1 != 0 { Rule::CaroExact } else { Rule::Caro }
+        } else if code & 1 != 0 {
+            Rule::Standard
+        } else {
+            Rule::Freestyle
+        })
+    }
+
+    /// The code a manager sends for this rule (`INFO rule N`).
+    #[must_use]
+    pub fn code(self) -> u32 {
+        match self {
+            Rule::Freestyle => 0,
+            Rule::Standard => 1,
+            Rule::Renju => 4,
+            Rule::Caro => 8,
+            Rule::CaroExact => 9,
+        }
+    }
+
+    /// Whether a stone of `color` on `p` makes a winning line. The board's content at `p` is
+    /// ignored (treated as `color`), so this answers for a stone already placed and for one
+    /// merely considered. Renju fouls are not judged here: see [`Rule::judge`].
+    #[must_use]
+    pub fn is_win(self, board: &Board, p: Pos, color: Color) -> bool {
+        Dir::ALL.iter().any(|&dir| {
+            let run = board.run_through(p, color, dir);
+            let blocked = run.ends_held_by(color.opponent());
+            match (self, color) {
+                (Rule::Freestyle, _) | (Rule::Renju, Color::White) => run.len >= 5,
+                (Rule::Standard, _) | (Rule::Renju, Color::Black) => run.len == 5,
+                (Rule::Caro, _) => run.len > 5 || (run.len == 5 && blocked < 2),
+                (Rule::CaroExact, _) => run.len == 5 && blocked < 2,
+            }
+        })
+    }
+
+    /// The foul a stone of `color` on the empty cell `p` would commit, if any. Only black
+    /// fouls, and only under renju; a move that makes five is never a foul.
+    #[must_use]
+    pub fn foul(self, board: &Board, p: Pos, color: Color) -> Option<Foul> {
+        (self == Rule::Renju && color == Color::Black)
+            .then(|| renju::foul(board, p))
+            .flatten()
+    }
+
+    /// Whether `color` may play on `p`: the cell is empty and the move is no foul.
+    #[must_use]
+    pub fn is_legal(self, board: &Board, p: Pos, color: Color) -> bool {
+        board.is_empty_at(p) && self.foul(board, p, color).is_none()
+    }
+
+    /// What a stone of `color` on the empty cell `p` does, as the referee judges it.
+    #[must_use]
+    pub fn judge(self, board: &Board, p: Pos, color: Color) -> Verdict {
+        if let Some(foul) = self.foul(board, p, color) {
+            Verdict::Foul(foul)
+        } else if self.is_win(board, p, color) {
+            Verdict::Win
+        } else {
+            Verdict::Continue
+        }
+    }
+}
+
+impl fmt::Display for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Rule::Freestyle => "freestyle",
+            Rule::Standard => "standard",
+            Rule::Renju => "renju",
+            Rule::Caro => "caro",
+            Rule::CaroExact => "caro-exact",
+        })
+    }
+}
+
+/// The referee's view of one move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The mover wins.
+    Win,
+    /// The mover (black, in renju) loses by playing a forbidden point.
+    Foul(Foul),
+    /// The game goes on.
+    Continue,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board_with(black: &[(u8, u8)], white: &[(u8, u8)]) -> Board {
+        let mut b = Board::new(15, 15).unwrap();
+        for &(x, y) in black {
+            b.place(Pos::new(x, y), Color::Black).unwrap();
+        }
+        for &(x, y) in white {
+            b.place(Pos::new(x, y), Color::White).unwrap();
+        }
+        b
+    }
+
+    #[test]
+    fn rule_codes_decode_as_the_managers_send_them() {
+        let cases = [
+            (0, Rule::Freestyle),
+            (1, Rule::Standard),
+            (2, Rule::Renju),
+            (3, Rule::Standard),
+            (4, Rule::Renju),
+            (8, Rule::Caro),
+            (9, Rule::CaroExact),
+        ];
+        for (code, rule) in cases {
+            assert_eq!(Rule::from_code(code), Some(rule), "code {code}");
+        }
+        assert_eq!(Rule::from_code(-1), None);
+        for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro, Rule::CaroExact] {
+            assert_eq!(Rule::from_code(i64::from(rule.code())), Some(rule));
+        }
+    }
+
+    #[test]
+    fn overline_wins_only_where_the_rule_says() {
+        // Black X X X X X _ X : filling the gap at (5, 7) makes six.
+        let b = board_with(&[(0, 7), (1, 7), (2, 7), (3, 7), (4, 7)], &[]);
+        let six = Pos::new(5, 7);
+        let b6 = board_with(&[(0, 7), (1, 7), (2, 7), (3, 7), (4, 7), (6, 7)], &[]);
+        assert!(Rule::Freestyle.is_win(&b6, six, Color::Black));
+        assert!(!Rule::Standard.is_win(&b6, six, Color::Black));
+        assert!(!Rule::Renju.is_win(&b6, six, Color::Black));
+        assert!(Rule::Caro.is_win(&b6, six, Color::Black));
+        assert!(!Rule::CaroExact.is_win(&b6, six, Color::Black));
+        // Five exactly wins everywhere (ends open).
+        assert!(Rule::Standard.is_win(&b, Pos::new(4, 7), Color::Black));
+    }
+
+    #[test]
+    fn white_overline_wins_in_renju() {
+        let w = board_with(&[], &[(0, 3), (1, 3), (2, 3), (4, 3), (5, 3)]);
+        assert!(Rule::Renju.is_win(&w, Pos::new(3, 3), Color::White));
+        assert!(!Rule::Standard.is_win(&w, Pos::new(3, 3), Color::White));
+    }
+
+    #[test]
+    fn caro_five_blocked_at_both_ends_does_not_win_but_the_edge_never_blocks() {
+        // O X X X X _ O : filling (5, 2) makes a five with white at both ends.
+        let b = board_with(&[(1, 2), (2, 2), (3, 2), (4, 2)], &[(0, 2), (6, 2)]);
+        let p = Pos::new(5, 2);
+        assert!(!Rule::Caro.is_win(&b, p, Color::Black));
+        assert!(!Rule::CaroExact.is_win(&b, p, Color::Black));
+        assert!(Rule::Freestyle.is_win(&b, p, Color::Black));
+        // Against the edge and one white stone: still a win.
+        let e = board_with(&[(0, 4), (1, 4), (2, 4), (3, 4)], &[(5, 4)]);
+        assert!(Rule::Caro.is_win(&e, Pos::new(4, 4), Color::Black));
+    }
+
+    #[test]
+    fn judge_reports_wins_and_plain_moves() {
+        let b = board_with(&[(0, 0), (1, 1), (2, 2), (3, 3)], &[]);
+        assert_eq!(Rule::Renju.judge(&b, Pos::new(4, 4), Color::Black), Verdict::Win);
+        assert_eq!(Rule::Renju.judge(&b, Pos::new(9, 9), Color::Black), Verdict::Continue);
+    }
+}
