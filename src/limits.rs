@@ -9,7 +9,9 @@ use std::time::Instant;
 /// Bounds for one move's thinking. `None` means unbounded.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
-    /// Answer no later than this.
+    /// Start no new iteration after this (the soft limit).
+    pub soft_deadline: Option<Instant>,
+    /// Answer no later than this: checked inside the tree (the hard limit).
     pub deadline: Option<Instant>,
     /// Deepest iteration to search.
     pub max_depth: Option<u32>,
