@@ -1,0 +1,199 @@
+//! What one stone makes along one line: fives, overlines, fours and threes, read from the
+//! eleven cells centred on it.
+//!
+//! A [`Line`] holds two 11-bit masks over the offsets -5..=5 from the stone (bit `k` is
+//! offset `k - 5`, bit [`CENTER`] the stone itself, always set in `own`). Cells past the
+//! board's edge, the opponent's stones and blocked cells are neither `own` nor `empty`, so
+//! all three stop a line alike. Eleven cells are enough: every five through the stone lies
+//! within offsets -4..=4, and whether it is exactly five depends only on the cells just
+//! past it, at most offset ±5.
+//!
+//! Every shape counted here contains the centre stone: these are the shapes the stone
+//! *makes*, which is what the renju definitions ("fours and threes that meet at this
+//! intersection") and the pattern tables ask for.
+
+/// Bit index of the centre stone.
+pub const CENTER: u32 = 5;
+/// Cells in a line window, centre included.
+pub const SPAN: u32 = 11;
+
+const ALL: u16 = (1 << SPAN) - 1;
+const FIVE: u16 = 0b1_1111;
+const SIX: u16 = 0b11_1111;
+
+/// Which runs count as five for the line's colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FiveRule {
+    /// Exactly five in a row (black in renju, everyone in standard): six or more is no five.
+    Exact,
+    /// Five or more (white in renju, freestyle).
+    OrMore,
+}
+
+/// One line through a stone: its colour's cells and the empty cells among offsets -5..=5.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Line {
+    own: u16,
+    empty: u16,
+}
+
+impl Line {
+    /// A line from its masks. The centre is forced to be the colour's stone and not empty.
+    #[must_use]
+    pub fn new(own: u16, empty: u16) -> Line {
+        let c = 1 << CENTER;
+        Line {
+            own: (own | c) & ALL,
+            empty: empty & !c & !own & ALL,
+        }
+    }
+
+    /// The same line with one more stone of the colour on the empty cell at bit `q`.
+    fn with(self, q: u32) -> Line {
+        Line {
+            own: self.own | 1 << q,
+            empty: self.empty & !(1 << q),
+        }
+    }
+
+    /// Whether the five-cell window starting at bit `w` (1..=5, so it holds the centre) is
+    /// closed by cells that are not the colour's, as an exact five needs.
+    fn closed(self, w: u32) -> bool {
+        self.own & (1 << (w - 1) | 1 << (w + 5)) == 0
+    }
+
+    /// Whether the stone completes a five (under `rule`) along this line.
+    #[must_use]
+    pub fn five(self, rule: FiveRule) -> bool {
+        (1..=CENTER).any(|w| {
+            let m = FIVE << w;
+            self.own & m == m && (rule == FiveRule::OrMore || self.closed(w))
+        })
+    }
+
+    /// Whether the stone is part of six or more in a row along this line.
+    #[must_use]
+    pub fn overline(self) -> bool {
+        (0..=CENTER).any(|w| {
+            let m = SIX << w;
+            self.own & m == m
+        })
+    }
+
+    /// The empty cells that would complete a five through the stone: one per four, two for a
+    /// straight four.
+    #[must_use]
+    pub fn five_points(self, rule: FiveRule) -> u16 {
+        let mut points = 0;
+        for w in 1..=CENTER {
+            let m = FIVE << w;
+            let gap = self.empty & m;
+            if gap.count_ones() == 1
+                && (self.own & m).count_ones() == 4
+                && (rule == FiveRule::OrMore || self.closed(w))
+            {
+                points |= gap;
+            }
+        }
+        points
+    }
+
+    /// How many fours the stone makes along this line. A straight four (`.XXXX.`) is one
+    /// four; `X.XXX.X` and its kin are two fours on one line.
+    #[must_use]
+    pub fn fours(self, rule: FiveRule) -> u32 {
+        let points = self.five_points(rule);
+        points.count_ones() - u32::from(straight_pair(points) != 0)
+    }
+
+    /// Whether the stone makes a straight four: four in a row whose both ends make five.
+    #[must_use]
+    pub fn straight_four(self, rule: FiveRule) -> bool {
+        straight_pair(self.five_points(rule)) != 0
+    }
+
+    /// The empty cells where one more stone turns the stone's line into a straight four
+    /// holding both stones: non-empty exactly when the stone makes a three on this line
+    /// (before any question of whether those cells are themselves playable).
+    #[must_use]
+    pub fn three_points(self, rule: FiveRule) -> u16 {
+        // A straight four through the centre and q lies within offsets -3..=3.
+        let mut candidates = self.empty & (0b111_1111 << 2);
+        let mut points = 0;
+        while candidates != 0 {
+            let q = candidates.trailing_zeros();
+            candidates &= candidates - 1;
+            let pair = straight_pair(self.with(q).five_points(rule));
+            // The four sits strictly between its two five points; it must contain q, or
+            // the stone made that straight four without q (a four, not a three).
+            if pair != 0 && (pair.trailing_zeros() + 1..pair.trailing_zeros() + 5).contains(&q) {
+                points |= 1 << q;
+            }
+        }
+        points
+    }
+}
+
+/// The lower five point of a straight four among `points` (two five points five cells
+/// apart, with the four stones between them), as a one-bit mask; 0 when there is none.
+fn straight_pair(points: u16) -> u16 {
+    let pairs = points & (points >> 5);
+    pairs & pairs.wrapping_neg()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A line from a picture of the 11 cells, `X` own, `.` empty, anything else not own;
+    /// the centre character must be `X`.
+    fn line(s: &str) -> Line {
+        assert_eq!(s.len(), SPAN as usize, "{s}");
+        assert_eq!(s.as_bytes()[CENTER as usize], b'X', "{s}");
+        let (mut own, mut empty) = (0, 0);
+        for (k, c) in s.bytes().enumerate() {
+            match c {
+                b'X' => own |= 1 << k,
+                b'.' => empty |= 1 << k,
+                _ => {}
+            }
+        }
+        Line::new(own, empty)
+    }
+
+    #[test]
+    fn exact_five_needs_closed_ends_and_or_more_does_not() {
+        assert!(line("...XXXXX...").five(FiveRule::Exact));
+        assert!(!line("..XXXXXX...").five(FiveRule::Exact));
+        assert!(line("..XXXXXX...").five(FiveRule::OrMore));
+        assert!(line("..XXXXXX...").overline());
+        assert!(!line("...XXXXX...").overline());
+        assert!(line("OOXXXXXOO..").five(FiveRule::Exact));
+    }
+
+    #[test]
+    fn fours_count_straight_once_and_same_line_doubles_twice() {
+        assert_eq!(line("....XXXX...").fours(FiveRule::Exact), 1);
+        assert!(line("....XXXX...").straight_four(FiveRule::Exact));
+        assert_eq!(line("..X.XXX.X..").fours(FiveRule::Exact), 2);
+        assert_eq!(line("..XX.XX.XX.").fours(FiveRule::Exact), 2);
+        assert_eq!(line(".XXX.X.XXX.").fours(FiveRule::Exact), 2);
+        // o.oooo: filling the gap makes six, so for black it is no four.
+        assert_eq!(line("..X.XXXX...").fours(FiveRule::Exact), 1);
+        assert!(!line("..X.XXXX...").straight_four(FiveRule::Exact));
+        assert!(line("..X.XXXX...").straight_four(FiveRule::OrMore));
+    }
+
+    #[test]
+    fn three_points_are_the_cells_that_make_a_straight_four() {
+        assert_eq!(line("....XXX....").three_points(FiveRule::Exact), 1 << 3 | 1 << 7);
+        assert_eq!(line("...X.XX....").three_points(FiveRule::Exact), 1 << 4);
+        // Blocked on one side: only the far cell is left, and it needs room beyond.
+        assert_eq!(line("..O.XXX....").three_points(FiveRule::Exact), 1 << 7);
+        assert_eq!(line("..OXXX.O...").three_points(FiveRule::Exact), 0);
+        // X.XXX. is already a four, and XXXX on its right would have six on its left.
+        assert_eq!(line(".X.XXX.....").three_points(FiveRule::Exact), 0);
+        // A stone that already makes a four makes no three.
+        assert_eq!(line("....XXXX...").three_points(FiveRule::Exact), 0);
+    }
+}
