@@ -80,30 +80,61 @@ impl Line {
         })
     }
 
+    /// Each five-cell window through the stone holding four of its stones and one empty
+    /// cell that would complete a five there: the window's first bit and the empty cell.
+    fn four_windows(self, rule: FiveRule) -> impl Iterator<Item = (u32, u16)> {
+        (1..=CENTER).filter_map(move |w| {
+            let m = FIVE << w;
+            let gap = self.empty & m;
+            (gap.count_ones() == 1
+                && (self.own & m).count_ones() == 4
+                && (rule == FiveRule::OrMore || self.closed(w)))
+            .then_some((w, gap))
+        })
+    }
+
     /// The empty cells that would complete a five through the stone: one per four, two for a
     /// straight four.
     #[must_use]
     pub fn five_points(self, rule: FiveRule) -> u16 {
-        let mut points = 0;
-        for w in 1..=CENTER {
-            let m = FIVE << w;
-            let gap = self.empty & m;
-            if gap.count_ones() == 1
-                && (self.own & m).count_ones() == 4
-                && (rule == FiveRule::OrMore || self.closed(w))
-            {
-                points |= gap;
-            }
-        }
-        points
+        self.four_windows(rule)
+            .fold(0, |points, (_, gap)| points | gap)
     }
 
-    /// How many fours the stone makes along this line. A straight four (`.XXXX.`) is one
-    /// four; `X.XXX.X` and its kin are two fours on one line.
+    /// How many fours the stone makes along this line: none when it makes a five there. A
+    /// straight four (`.XXXX.`) is one four; `X.XXX.X` and its kin are two fours on one
+    /// line.
     #[must_use]
     pub fn fours(self, rule: FiveRule) -> u32 {
+        if self.five(rule) {
+            return 0;
+        }
         let points = self.five_points(rule);
         points.count_ones() - u32::from(straight_pair(points) != 0)
+    }
+
+    /// The fours that are not a straight four: distinct five points reached through a gap
+    /// inside four stones (`X.XXX`, `XX.XX`, `XXX.X`), or at the end of four in a row whose
+    /// other end is no five point. For black this is `fours` less a straight four. For white
+    /// an end of a straight four can also fill a split four (`.OOOO.O`: the right end of the
+    /// straight four also completes `OOO.O` into six, a win): that five point counts here
+    /// too, as the pattern tables count it.
+    #[must_use]
+    pub fn closed_fours(self, rule: FiveRule) -> u32 {
+        if self.five(rule) {
+            return 0;
+        }
+        let (mut inner, mut ends) = (0, 0);
+        for (w, gap) in self.four_windows(rule) {
+            if gap & (1 << w | 1 << (w + 4)) == 0 {
+                inner |= gap;
+            } else {
+                ends |= gap;
+            }
+        }
+        let pair = straight_pair(inner | ends);
+        let straight = pair | pair << 5;
+        (inner | ends & !straight).count_ones()
     }
 
     /// Whether the stone makes a straight four: four in a row whose both ends make five.
@@ -114,9 +145,14 @@ impl Line {
 
     /// The empty cells where one more stone turns the stone's line into a straight four
     /// holding both stones: non-empty exactly when the stone makes a three on this line
-    /// (before any question of whether those cells are themselves playable).
+    /// (before any question of whether those cells are themselves playable). A stone that
+    /// makes a five or a four on the line makes no three there (for black the two never
+    /// meet on one line: the four's gap would leave one end of the straight four a six).
     #[must_use]
     pub fn three_points(self, rule: FiveRule) -> u16 {
+        if self.five(rule) || self.five_points(rule) != 0 {
+            return 0;
+        }
         // A straight four through the centre and q lies within offsets -3..=3.
         let mut candidates = self.empty & (0b111_1111 << 2);
         let mut points = 0;
@@ -186,7 +222,10 @@ mod tests {
 
     #[test]
     fn three_points_are_the_cells_that_make_a_straight_four() {
-        assert_eq!(line("....XXX....").three_points(FiveRule::Exact), 1 << 3 | 1 << 7);
+        assert_eq!(
+            line("....XXX....").three_points(FiveRule::Exact),
+            1 << 3 | 1 << 7
+        );
         assert_eq!(line("...X.XX....").three_points(FiveRule::Exact), 1 << 4);
         // Blocked on one side: only the far cell is left, and it needs room beyond.
         assert_eq!(line("..O.XXX....").three_points(FiveRule::Exact), 1 << 7);

@@ -275,15 +275,7 @@ mod tests {
     fn five_beats_every_foul() {
         // (5,5) completes five across and joins the column into seven.
         let mut b = board(&[
-            "",
-            "",
-            ".....X",
-            ".....X",
-            ".....X",
-            ".XXXX.",
-            ".....X",
-            ".....X",
-            ".....X",
+            "", "", ".....X", ".....X", ".....X", ".XXXX.", ".....X", ".....X", ".....X",
         ]);
         assert_eq!(foul(&b, Pos::new(5, 5)), None);
         b.remove(Pos::new(1, 5)).unwrap();
