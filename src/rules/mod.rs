@@ -221,4 +221,155 @@ mod tests {
             Verdict::Continue
         );
     }
+
+    /// A `size` board from the protocol's `BOARD` fields: (x, y, 1 own / 2 opponent), with
+    /// `own` the colour to move.
+    fn protocol_board(size: i64, own: Color, fields: &[(u8, u8, u8)]) -> Board {
+        let mut b = Board::new(size, size).unwrap();
+        for &(x, y, who) in fields {
+            let c = if who == 1 { own } else { own.opponent() };
+            b.place(Pos::new(x, y), c).unwrap();
+        }
+        b
+    }
+
+    fn winning_moves(rule: Rule, b: &Board, c: Color) -> Vec<Pos> {
+        b.empty_cells()
+            .filter(|&p| rule.judge(b, p, c) == Verdict::Win)
+            .collect()
+    }
+
+    /// Cells where `c` would make a straight four (the points an open three threatens).
+    fn straight_four_points(b: &Board, c: Color, five: renju::FiveRule) -> Vec<Pos> {
+        b.empty_cells()
+            .filter(|&p| {
+                Dir::ALL
+                    .iter()
+                    .any(|&d| renju::line_through(b, p, c, d).straight_four(five))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn gomocup_rule_tester_t14_five_in_one_under_every_rule() {
+        // h8 h9 i8 i9 j8 j9 k8 k9 on 20x20, black to move: g8 or l8 completes five.
+        let b = protocol_board(
+            20,
+            Color::Black,
+            &[
+                (7, 7, 1),
+                (7, 8, 2),
+                (8, 7, 1),
+                (8, 8, 2),
+                (9, 7, 1),
+                (9, 8, 2),
+                (10, 7, 1),
+                (10, 8, 2),
+            ],
+        );
+        for rule in [
+            Rule::Freestyle,
+            Rule::Standard,
+            Rule::Renju,
+            Rule::Caro,
+            Rule::CaroExact,
+        ] {
+            assert_eq!(
+                winning_moves(rule, &b, Color::Black),
+                [Pos::new(6, 7), Pos::new(11, 7)],
+                "{rule}"
+            );
+        }
+    }
+
+    #[test]
+    fn gomocup_rule_tester_t15a_standard_six_is_no_win() {
+        // White to move: h13 (7,12) joins white's column into six, which wins nothing in
+        // standard, so white must stop black's open three g8-h8-i8 at f8 or j8.
+        let b = protocol_board(
+            15,
+            Color::White,
+            &[
+                (7, 7, 2),
+                (7, 8, 1),
+                (8, 7, 2),
+                (7, 9, 1),
+                (6, 7, 2),
+                (7, 10, 1),
+                (9, 12, 2),
+                (7, 11, 1),
+                (6, 13, 2),
+                (7, 13, 1),
+                (8, 14, 2),
+            ],
+        );
+        assert!(winning_moves(Rule::Standard, &b, Color::White).is_empty());
+        assert_eq!(
+            winning_moves(Rule::Freestyle, &b, Color::White),
+            [Pos::new(7, 12)]
+        );
+        assert_eq!(
+            straight_four_points(&b, Color::Black, renju::FiveRule::Exact),
+            [Pos::new(5, 7), Pos::new(9, 7)]
+        );
+    }
+
+    #[test]
+    fn gomocup_rule_tester_t15b_renju_g9_is_forbidden() {
+        // h8 h9 i7 i9 h10 i6 i11 i12, black to move: g9 (6,8) makes two open threes.
+        let b = protocol_board(
+            15,
+            Color::Black,
+            &[
+                (7, 7, 1),
+                (7, 8, 2),
+                (8, 6, 1),
+                (8, 8, 2),
+                (7, 9, 1),
+                (8, 5, 2),
+                (8, 10, 1),
+                (8, 11, 2),
+            ],
+        );
+        let g9 = Pos::new(6, 8);
+        assert_eq!(
+            Rule::Renju.judge(&b, g9, Color::Black),
+            Verdict::Foul(Foul::DoubleThree)
+        );
+        assert!(renju::forbidden_points(&b).contains(&(g9, Foul::DoubleThree)));
+        // The rule gates it: the same move is fine for white, and outside renju.
+        assert!(Rule::Renju.is_legal(&b, g9, Color::White));
+        assert!(Rule::Freestyle.is_legal(&b, g9, Color::Black));
+    }
+
+    #[test]
+    fn gomocup_rule_tester_t15c_caro_five_blocked_at_both_ends_is_no_win() {
+        // h8 f8 g8 f9 i8 f7 j8 l8, black to move: k8 (10,7) gives g8-k8 between white's f8
+        // and l8, no win in caro, so black must answer white's three f7-f8-f9.
+        let b = protocol_board(
+            15,
+            Color::Black,
+            &[
+                (7, 7, 1),
+                (5, 7, 2),
+                (6, 7, 1),
+                (5, 8, 2),
+                (8, 7, 1),
+                (5, 6, 2),
+                (9, 7, 1),
+                (11, 7, 2),
+            ],
+        );
+        for rule in [Rule::Caro, Rule::CaroExact] {
+            assert!(winning_moves(rule, &b, Color::Black).is_empty(), "{rule}");
+        }
+        assert_eq!(
+            winning_moves(Rule::Freestyle, &b, Color::Black),
+            [Pos::new(10, 7)]
+        );
+        assert_eq!(
+            straight_four_points(&b, Color::White, renju::FiveRule::OrMore),
+            [Pos::new(5, 5), Pos::new(5, 9)]
+        );
+    }
 }

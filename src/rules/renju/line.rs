@@ -221,6 +221,19 @@ mod tests {
     }
 
     #[test]
+    fn closed_fours_leave_out_the_straight_four() {
+        assert_eq!(line("....XXXX...").closed_fours(FiveRule::Exact), 0);
+        assert_eq!(line("...OXXXX...").closed_fours(FiveRule::Exact), 1);
+        assert_eq!(line("..X.XXX.X..").closed_fours(FiveRule::Exact), 2);
+        // White's .OOOO.O: the right end also fills the split four OOO.O.
+        assert_eq!(line("..XXXX.X...").closed_fours(FiveRule::OrMore), 1);
+        assert_eq!(line("..XXXX.X...").fours(FiveRule::OrMore), 1);
+        // A five is no four.
+        assert_eq!(line("..XXXXX.X..").closed_fours(FiveRule::OrMore), 0);
+        assert_eq!(line("..XXXXX.X..").fours(FiveRule::OrMore), 0);
+    }
+
+    #[test]
     fn three_points_are_the_cells_that_make_a_straight_four() {
         assert_eq!(
             line("....XXX....").three_points(FiveRule::Exact),
