@@ -48,6 +48,12 @@ impl Line {
         }
     }
 
+    /// How many stones of the colour the window holds besides the centre.
+    #[must_use]
+    pub fn others(self) -> u32 {
+        self.own.count_ones() - 1
+    }
+
     /// The same line with one more stone of the colour on the empty cell at bit `q`.
     fn with(self, q: u32) -> Line {
         Line {

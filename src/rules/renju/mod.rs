@@ -38,7 +38,20 @@ pub enum Foul {
 /// off-board `p` commits none (it is no move at all).
 #[must_use]
 pub fn foul(board: &Board, p: Pos) -> Option<Foul> {
-    Grid::new(board).foul(p)
+    // Most points cannot be forbidden at all; those are answered from the board itself,
+    // without copying it into a grid.
+    if !board
+        .pos(i64::from(p.x), i64::from(p.y))
+        .is_some_and(|q| board.is_empty_at(q))
+    {
+        return None;
+    }
+    let lines = Dir::ALL.map(|dir| line_through(board, p, Color::Black, dir));
+    if may_be_forbidden(&lines) {
+        Grid::new(board).foul(p)
+    } else {
+        None
+    }
 }
 
 /// Every forbidden point for black on `board`, in row-major order, whoever is to move.
@@ -61,8 +74,37 @@ pub fn five_rule(color: Color) -> FiveRule {
 /// whatever it holds: what a stone there makes on that line.
 #[must_use]
 pub fn line_through(board: &Board, p: Pos, color: Color, dir: Dir) -> Line {
-    let grid = Grid::new(board);
-    grid.line(grid.index(p), step(dir), code(Cell::Stone(color)))
+    read_line(
+        |k| board.step(p, dir, k).map_or(WALL, |q| code(board.get(q))),
+        code(Cell::Stone(color)),
+    )
+}
+
+/// The line of colour code `own` from `cell(k)`, the code of the cell `k` steps from the
+/// centre (`k` in -5..=5).
+fn read_line(cell: impl Fn(i32) -> u8, own: u8) -> Line {
+    let (mut mine, mut empty) = (0u16, 0u16);
+    for k in 0..line::SPAN {
+        let c = cell(k as i32 - line::CENTER as i32);
+        mine |= u16::from(c == own) << k;
+        empty |= u16::from(c == EMPTY) << k;
+    }
+    Line::new(mine, empty)
+}
+
+/// A necessary condition for a foul, cheap to test: an overline, or a double four on one
+/// line, needs four more black stones on that line's window; otherwise any foul needs two
+/// lines holding two more black stones each (two threes or fours).
+fn may_be_forbidden<'a>(lines: impl IntoIterator<Item = &'a Line>) -> bool {
+    let mut busy = 0;
+    for l in lines {
+        match l.others() {
+            4.. => return true,
+            2 | 3 => busy += 1,
+            _ => {}
+        }
+    }
+    busy >= 2
 }
 
 /// Frame of wall around the board: the eleven-cell window of any board cell stays inside.
@@ -132,21 +174,13 @@ impl Grid {
         self.cells.get(i).copied().unwrap_or(WALL)
     }
 
-    /// The line of colour code `own` through index `i` along `step`.
-    fn line(&self, i: usize, step: isize, own: u8) -> Line {
-        let (mut mine, mut empty) = (0u16, 0u16);
-        let mut j = i.wrapping_add_signed(-(line::CENTER as isize) * step);
-        for k in 0..line::SPAN {
-            let c = self.at(j);
-            mine |= u16::from(c == own) << k;
-            empty |= u16::from(c == EMPTY) << k;
-            j = j.wrapping_add_signed(step);
-        }
-        Line::new(mine, empty)
-    }
-
+    /// Black's four lines through index `i`, each with its step.
     fn black_lines(&self, i: usize) -> [(Line, isize); 4] {
-        Dir::ALL.map(|dir| (self.line(i, step(dir), BLACK), step(dir)))
+        Dir::ALL.map(|dir| {
+            let step = step(dir);
+            let line = read_line(|k| self.at(i.wrapping_add_signed(k as isize * step)), BLACK);
+            (line, step)
+        })
     }
 
     /// The foul black would commit on the empty cell `p`, if any.
@@ -159,7 +193,9 @@ impl Grid {
             return None;
         }
         let lines = self.black_lines(i);
-        if lines.iter().any(|(l, _)| l.five(FiveRule::Exact)) {
+        if !may_be_forbidden(lines.iter().map(|(l, _)| l)) {
+            None
+        } else if lines.iter().any(|(l, _)| l.five(FiveRule::Exact)) {
             None
         } else if double_four(&lines) {
             Some(Foul::DoubleFour)
@@ -188,6 +224,10 @@ impl Grid {
             return true;
         }
         let lines = self.black_lines(i);
+        // A five needs four more stones on a line, so the foul filter covers it too.
+        if !may_be_forbidden(lines.iter().map(|(l, _)| l)) {
+            return false;
+        }
         lines
             .iter()
             .any(|(l, _)| l.five(FiveRule::Exact) || l.overline())
