@@ -193,9 +193,8 @@ impl Grid {
             return None;
         }
         let lines = self.black_lines(i);
-        if !may_be_forbidden(lines.iter().map(|(l, _)| l)) {
-            None
-        } else if lines.iter().any(|(l, _)| l.five(FiveRule::Exact)) {
+        let possible = may_be_forbidden(lines.iter().map(|(l, _)| l));
+        if !possible || lines.iter().any(|(l, _)| l.five(FiveRule::Exact)) {
             None
         } else if double_four(&lines) {
             Some(Foul::DoubleFour)
