@@ -18,7 +18,9 @@
 //!
 //! [`Grid`] is the working copy the checks run on: the board framed by five cells of wall
 //! on every side, so reading the eleven cells of a line around any point (see [`Line`])
-//! needs no bounds test. A search can keep one and update it with [`Grid::set`].
+//! needs no edge test. A search can keep one and update it with [`Grid::set`]; checks that
+//! cannot be fouls (most points, far from black stones) are answered before any
+//! recursion, and [`foul`] answers them from the board without copying it.
 
 mod line;
 
@@ -40,10 +42,7 @@ pub enum Foul {
 pub fn foul(board: &Board, p: Pos) -> Option<Foul> {
     // Most points cannot be forbidden at all; those are answered from the board itself,
     // without copying it into a grid.
-    if !board
-        .pos(i64::from(p.x), i64::from(p.y))
-        .is_some_and(|q| board.is_empty_at(q))
-    {
+    if p.x >= board.width() || p.y >= board.height() || !board.is_empty_at(p) {
         return None;
     }
     let lines = Dir::ALL.map(|dir| line_through(board, p, Color::Black, dir));
