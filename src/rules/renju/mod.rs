@@ -354,6 +354,24 @@ mod tests {
     }
 
     #[test]
+    fn a_kept_grid_follows_set_and_clear() {
+        let b = board(&["", "", ".......X", "......X.X", ".......X"]);
+        let mut grid = Grid::new(&Board::new(15, 15).unwrap());
+        let p = Pos::new(7, 3);
+        assert_eq!(grid.foul(p), None);
+        for &(q, c) in b.history() {
+            grid.set(q, Cell::Stone(c));
+        }
+        assert_eq!(grid.foul(p), Some(Foul::DoubleThree));
+        grid.set(Pos::new(7, 4), Cell::Empty);
+        assert_eq!(grid.foul(p), None);
+        // Checking leaves the grid as it was: the same answer twice, and p still empty.
+        grid.set(Pos::new(7, 4), Cell::Stone(Color::Black));
+        assert_eq!(grid.foul(p), grid.foul(p));
+        assert_eq!(grid.foul(p), Some(Foul::DoubleThree));
+    }
+
+    #[test]
     fn white_is_never_forbidden_by_the_rule() {
         let b = board(&["", "", ".......O", "......O.O", ".......O"]);
         assert_eq!(foul(&b, Pos::new(7, 3)), None);
