@@ -51,17 +51,17 @@ mod tests {
         // (0, 5) and (5, 5); step 1 still plays black's first win, (0, 5).
         let board = picture(&[
             "........", //
-            ".OOOO...",
-            "........",
-            "........",
-            "........",
-            ".XXXX...",
-            "........",
-            "........",
+            ".OOOO...", "........", "........", "........", ".XXXX...", "........", "........",
         ]);
-        assert_eq!(easy(&board, &Classic::new(Rule::Freestyle, B)), Some(at(0, 5)));
+        assert_eq!(
+            easy(&board, &Classic::new(Rule::Freestyle, B)),
+            Some(at(0, 5))
+        );
         // As white, the same board: white's first win is (0, 1).
-        assert_eq!(easy(&board, &Classic::new(Rule::Freestyle, W)), Some(at(0, 1)));
+        assert_eq!(
+            easy(&board, &Classic::new(Rule::Freestyle, W)),
+            Some(at(0, 1))
+        );
     }
 
     /// White's four in row 6 (wins at (0, 6) and (5, 6)) and white's open vertical three
@@ -85,7 +85,10 @@ mod tests {
         // (7, 1) would block the three and comes first in row-major order, but step 2
         // blocks white's five first, at its first cell (0, 6).
         let board = four_and_three();
-        assert_eq!(easy(&board, &Classic::new(Rule::Freestyle, B)), Some(at(0, 6)));
+        assert_eq!(
+            easy(&board, &Classic::new(Rule::Freestyle, B)),
+            Some(at(0, 6))
+        );
         // A block is black's stone: where black may not play, the next win cell (5, 6).
         let game = Classic::with_filter(Rule::Renju, B, forbid(B, &[(0, 6)]));
         assert_eq!(easy(&board, &game), Some(at(5, 6)));
@@ -118,7 +121,10 @@ mod tests {
         let board = threes();
         // (5, 1) comes first but makes count 4 with open 1; (5, 5) is the first count 4
         // open 2.
-        assert_eq!(easy(&board, &Classic::new(Rule::Freestyle, B)), Some(at(5, 5)));
+        assert_eq!(
+            easy(&board, &Classic::new(Rule::Freestyle, B)),
+            Some(at(5, 5))
+        );
         // Forbidden for white or not, (5, 5) is still blocked.
         let game = Classic::with_filter(Rule::Renju, B, forbid(W, &[(5, 5)]));
         assert_eq!(easy(&board, &game), Some(at(5, 5)));
@@ -131,7 +137,9 @@ mod tests {
     fn otherwise_a_uniform_draw_among_the_candidates() {
         // One black stone in the middle of 7x7: white's 24 candidates are the 5x5 square
         // around it, and no step of the chain applies.
-        let board = picture(&[".......", ".......", ".......", "...X...", ".......", ".......", "......."]);
+        let board = picture(&[
+            ".......", ".......", ".......", "...X...", ".......", ".......", ".......",
+        ]);
         let game = Classic::new(Rule::Freestyle, W);
         let square: Vec<Pos> = (1..=5)
             .flat_map(|y| (1..=5).map(move |x| at(x, y)))
@@ -161,12 +169,33 @@ mod tests {
     #[test]
     fn wins_follow_the_rule_standard_six_and_caro_held_five() {
         // Row 0: black (5, 0) makes six. Row 2: white's open three, blocked at (2, 2) first.
-        let board = picture(&["#XXXX.X.#", "#########", "#..OOO..#", "#########", "#########"]);
-        assert_eq!(easy(&board, &Classic::new(Rule::Freestyle, B)), Some(at(5, 0)));
-        assert_eq!(easy(&board, &Classic::new(Rule::Standard, B)), Some(at(2, 2)));
+        let board = picture(&[
+            "#XXXX.X.#",
+            "#########",
+            "#..OOO..#",
+            "#########",
+            "#########",
+        ]);
+        assert_eq!(
+            easy(&board, &Classic::new(Rule::Freestyle, B)),
+            Some(at(5, 0))
+        );
+        assert_eq!(
+            easy(&board, &Classic::new(Rule::Standard, B)),
+            Some(at(2, 2))
+        );
         // Row 0: black's five at (6, 0) would be held by white at both ends.
-        let board = picture(&["#OXXXX.O#", "#########", "#..OOO..#", "#########", "#########"]);
-        assert_eq!(easy(&board, &Classic::new(Rule::Freestyle, B)), Some(at(6, 0)));
+        let board = picture(&[
+            "#OXXXX.O#",
+            "#########",
+            "#..OOO..#",
+            "#########",
+            "#########",
+        ]);
+        assert_eq!(
+            easy(&board, &Classic::new(Rule::Freestyle, B)),
+            Some(at(6, 0))
+        );
         assert_eq!(easy(&board, &Classic::new(Rule::Caro, B)), Some(at(2, 2)));
     }
 }

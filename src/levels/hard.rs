@@ -199,7 +199,11 @@ mod tests {
             if depth == 0 {
                 return self.leaf(board);
             }
-            let side = if maximizing { self.game.me } else { self.game.opp() };
+            let side = if maximizing {
+                self.game.me
+            } else {
+                self.game.opp()
+            };
             let moves = self.top(board, side, self.inner);
             if moves.is_empty() {
                 return self.leaf(board);
@@ -213,13 +217,27 @@ mod tests {
                 values.push(self.value(board, depth - 1, !maximizing));
                 board.undo();
             }
-            let best = if maximizing { values.iter().max() } else { values.iter().min() };
+            let best = if maximizing {
+                values.iter().max()
+            } else {
+                values.iter().min()
+            };
             *best.unwrap()
         }
 
         /// The answer with caps `root` and `inner`, and whether a leaf was wild.
-        fn choose(board: &mut Board, game: &Classic<'_>, root: usize, inner: usize) -> (Outcome, bool) {
-            let mut plain = Plain { game, inner, leaves: 0, wild: false };
+        fn choose(
+            board: &mut Board,
+            game: &Classic<'_>,
+            root: usize,
+            inner: usize,
+        ) -> (Outcome, bool) {
+            let mut plain = Plain {
+                game,
+                inner,
+                leaves: 0,
+                wild: false,
+            };
             let mut best: Option<(Pos, i64)> = None;
             for c in plain.top(board, game.me, root) {
                 if game.wins(board, c, game.me) {
@@ -234,7 +252,14 @@ mod tests {
                 }
             }
             let (pos, value) = best.unwrap();
-            (Outcome { pos, value, leaves: plain.leaves }, plain.wild)
+            (
+                Outcome {
+                    pos,
+                    value,
+                    leaves: plain.leaves,
+                },
+                plain.wild,
+            )
         }
     }
 
@@ -255,7 +280,14 @@ mod tests {
             ".........",
         ]);
         let out = hard(&mut board, &Classic::new(Rule::Freestyle, B));
-        assert_eq!(out, Outcome { pos: at(1, 3), value: WIN, leaves: 0 });
+        assert_eq!(
+            out,
+            Outcome {
+                pos: at(1, 3),
+                value: WIN,
+                leaves: 0
+            }
+        );
     }
 
     /// One-dimensional rows for caro: `#` rows keep every row apart, and blocked cells end
@@ -295,7 +327,14 @@ mod tests {
         // alpha: cut. Root (5, 4) wins: answered at once, after 1 leaf.
         let mut board = rows(&[FAKE, FAKE, FIVE]);
         let out = hard(&mut board, &Classic::new(Rule::Caro, B));
-        assert_eq!(out, Outcome { pos: at(5, 4), value: WIN, leaves: 1 });
+        assert_eq!(
+            out,
+            Outcome {
+                pos: at(5, 4),
+                value: WIN,
+                leaves: 1
+            }
+        );
     }
 
     #[test]
@@ -313,8 +352,16 @@ mod tests {
         let out = hard(&mut board, &game);
         assert_eq!((out.pos, out.value), (at(6, 0), 21_000_000));
         // With a root cap of 13 the same procedure wins at once.
-        assert_eq!(Plain::choose(&mut board, &game, 13, INNER_WIDTH).0.pos, at(5, 24));
-        assert_eq!(Plain::choose(&mut board, &game, ROOT_WIDTH, INNER_WIDTH).0.pos, at(6, 0));
+        assert_eq!(
+            Plain::choose(&mut board, &game, 13, INNER_WIDTH).0.pos,
+            at(5, 24)
+        );
+        assert_eq!(
+            Plain::choose(&mut board, &game, ROOT_WIDTH, INNER_WIDTH)
+                .0
+                .pos,
+            at(6, 0)
+        );
     }
 
     #[test]
@@ -336,8 +383,16 @@ mod tests {
         assert_eq!((out.pos, out.value), (at(6, 2), 20_490_000));
         // With 9 replies per node white's win is found under every fake (-WIN), and the
         // block is played.
-        assert_eq!(Plain::choose(&mut board, &game, ROOT_WIDTH, 9).0.pos, at(5, 0));
-        assert_eq!(Plain::choose(&mut board, &game, ROOT_WIDTH, INNER_WIDTH).0.pos, at(6, 2));
+        assert_eq!(
+            Plain::choose(&mut board, &game, ROOT_WIDTH, 9).0.pos,
+            at(5, 0)
+        );
+        assert_eq!(
+            Plain::choose(&mut board, &game, ROOT_WIDTH, INNER_WIDTH)
+                .0
+                .pos,
+            at(6, 2)
+        );
     }
 
     /// Four rows whose cells all total 0 (every run through them is closed at both ends
@@ -368,9 +423,23 @@ mod tests {
         // (2, 0) with value -500 + 500 = 0.
         let mut board = four_cells();
         let game = Classic::new(Rule::Freestyle, B);
-        assert_eq!(hard(&mut board, &game), Outcome { pos: at(2, 0), value: 0, leaves: 17 });
+        assert_eq!(
+            hard(&mut board, &game),
+            Outcome {
+                pos: at(2, 0),
+                value: 0,
+                leaves: 17
+            }
+        );
         let (plain, _) = Plain::choose(&mut board, &game, ROOT_WIDTH, INNER_WIDTH);
-        assert_eq!(plain, Outcome { pos: at(2, 0), value: 0, leaves: 24 });
+        assert_eq!(
+            plain,
+            Outcome {
+                pos: at(2, 0),
+                value: 0,
+                leaves: 24
+            }
+        );
     }
 
     #[test]
@@ -383,7 +452,14 @@ mod tests {
         // (7, 2), stays, though A comes first in row-major order.
         let mut board = rows(&["#O.######", "#XXXXXX.#"]);
         let game = Classic::new(Rule::Standard, B);
-        assert_eq!(hard(&mut board, &game), Outcome { pos: at(7, 2), value: 10_000_000, leaves: 2 });
+        assert_eq!(
+            hard(&mut board, &game),
+            Outcome {
+                pos: at(7, 2),
+                value: 10_000_000,
+                leaves: 2
+            }
+        );
     }
 
     #[test]
@@ -393,19 +469,40 @@ mod tests {
         // both are worth -WIN and the first, (5, 0), stays.
         let mut board = rows(&[FIVE, FIVE]);
         let out = hard(&mut board, &Classic::new(Rule::Freestyle, W));
-        assert_eq!(out, Outcome { pos: at(5, 0), value: -WIN, leaves: 0 });
+        assert_eq!(
+            out,
+            Outcome {
+                pos: at(5, 0),
+                value: -WIN,
+                leaves: 0
+            }
+        );
         // (5, 0) forbidden for black: at the min node under white's (5, 2) black has no
         // candidate, so that board is evaluated: black's four open at (5, 0), 10,000, gives
         // -11 * 10,000. White blocks (5, 2).
         let game = Classic::with_filter(Rule::Renju, W, forbid(B, &[(5, 0)]));
-        assert_eq!(hard(&mut board, &game), Outcome { pos: at(5, 2), value: -110_000, leaves: 1 });
+        assert_eq!(
+            hard(&mut board, &game),
+            Outcome {
+                pos: at(5, 2),
+                value: -110_000,
+                leaves: 1
+            }
+        );
 
         // Black to play with a five at (5, 0) that black may not play: the root skips it,
         // and so does black's reply after white fills it, so A (2, 2) is played and the
         // leaf (every run closed) is worth 0, not WIN.
         let mut board = rows(&[FIVE, "#O.######"]);
         let game = Classic::with_filter(Rule::Renju, B, forbid(B, &[(5, 0)]));
-        assert_eq!(hard(&mut board, &game), Outcome { pos: at(2, 2), value: 0, leaves: 1 });
+        assert_eq!(
+            hard(&mut board, &game),
+            Outcome {
+                pos: at(2, 2),
+                value: 0,
+                leaves: 1
+            }
+        );
     }
 
     #[test]
@@ -431,7 +528,13 @@ mod tests {
     /// positions are only counted here.
     #[test]
     fn reference_minimax_agrees_on_random_positions() {
-        let rules = [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro, Rule::CaroExact];
+        let rules = [
+            Rule::Freestyle,
+            Rule::Standard,
+            Rule::Renju,
+            Rule::Caro,
+            Rule::CaroExact,
+        ];
         let mut rng = Rng::new(0x4057_4A4D);
         let (mut compared, mut wild) = (0, 0);
         for i in 0..40 {
@@ -447,7 +550,11 @@ mod tests {
                 continue;
             }
             compared += 1;
-            assert_eq!((out.pos, out.value), (plain.pos, plain.value), "{rule} {me:?}\n{board}");
+            assert_eq!(
+                (out.pos, out.value),
+                (plain.pos, plain.value),
+                "{rule} {me:?}\n{board}"
+            );
             assert!(out.leaves <= plain.leaves);
         }
         assert!(compared >= 30, "compared {compared}, wild {wild}");

@@ -35,8 +35,13 @@ mod tests {
         // 11 * 30 + 10 * 8,030 = 80,630 for both; any other cell touches at most a pair
         // (e.g. (2, 2): 11 * 20 + 10 * 820 = 8,420). (4, 1) is in row 1, first in
         // row-major order, though (1, 4) comes first column by column.
-        let board = picture(&[".......", ".......", "...X...", "..X....", ".......", ".......", "......."]);
-        assert_eq!(choose(&board, &Classic::new(Rule::Freestyle, W)), Some(at(4, 1)));
+        let board = picture(&[
+            ".......", ".......", "...X...", "..X....", ".......", ".......", ".......",
+        ]);
+        assert_eq!(
+            choose(&board, &Classic::new(Rule::Freestyle, W)),
+            Some(at(4, 1))
+        );
     }
 
     #[test]
@@ -56,7 +61,10 @@ mod tests {
             ".........",
             ".........",
         ]);
-        assert_eq!(choose(&board, &Classic::new(Rule::Freestyle, B)), Some(at(3, 6)));
+        assert_eq!(
+            choose(&board, &Classic::new(Rule::Freestyle, B)),
+            Some(at(3, 6))
+        );
         // With (3, 6) forbidden for black, the next best is the block (3, 1): black's other
         // extension (0, 6) scores only 11 * 510 + 10 * 10 = 5,710 (a three against the
         // edge, 500, plus one lone direction, 10; white there: 10).
@@ -70,8 +78,17 @@ mod tests {
         // other directions run into blocked cells: 0); blocking white's open three at
         // (2, 2) totals 10 * 100,000 = 1,000,000 (black there: 1 open 1 = 0). The scores
         // ignore the rule, so normal plays the useless six.
-        let board = picture(&["#XXXX.X.#", "#########", "#..OOO..#", "#########", "#########"]);
-        assert_eq!(choose(&board, &Classic::new(Rule::Standard, B)), Some(at(5, 0)));
+        let board = picture(&[
+            "#XXXX.X.#",
+            "#########",
+            "#..OOO..#",
+            "#########",
+            "#########",
+        ]);
+        assert_eq!(
+            choose(&board, &Classic::new(Rule::Standard, B)),
+            Some(at(5, 0))
+        );
     }
 
     #[test]
