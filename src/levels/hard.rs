@@ -181,11 +181,13 @@ mod tests {
 
     impl Plain<'_, '_> {
         fn top(&self, board: &Board, side: Color, width: usize) -> Vec<Pos> {
-            let mut moves = self.game.candidates(board, side);
-            // `sort_by` is stable: equal totals keep row-major order.
-            moves.sort_by(|&a, &b| self.game.total(board, b).cmp(&self.game.total(board, a)));
-            moves.truncate(width);
-            moves
+            // Ties broken explicitly by position (row-major), rather than by a stable sort.
+            let mut scored: Vec<(Reverse<i64>, Pos)> = (self.game.candidates(board, side))
+                .into_iter()
+                .map(|c| (Reverse(self.game.total(board, c)), c))
+                .collect();
+            scored.sort_unstable();
+            scored.into_iter().take(width).map(|(_, c)| c).collect()
         }
 
         fn leaf(&mut self, board: &Board) -> i64 {

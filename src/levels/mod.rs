@@ -132,6 +132,7 @@ pub struct Choice {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::levels::testkit::{at, picture, random_position};
 
     #[test]
     fn level_names_parse_case_insensitively_and_from_executable_names() {
@@ -146,5 +147,80 @@ mod tests {
             Some(Level::Hard)
         );
         assert_eq!(Level::from_exe_name("pbrain-hoshi"), None);
+    }
+
+    fn choose(level: Level, board: &mut Board, rule: Rule, me: Color, rng: &mut Rng) -> Pos {
+        let stop = AtomicBool::new(false);
+        let mut ctx = Context {
+            rule,
+            me,
+            limits: Limits::default(),
+            stop: &stop,
+            rng,
+        };
+        level.choose(board, &mut ctx).pos
+    }
+
+    #[test]
+    fn every_level_opens_in_the_centre() {
+        for (w, h, centre) in [(15, 15, at(7, 7)), (20, 20, at(10, 10)), (12, 7, at(6, 3))] {
+            for level in Level::ALL {
+                let mut board = Board::new(w, h).unwrap();
+                let p = choose(
+                    level,
+                    &mut board,
+                    Rule::Renju,
+                    Color::Black,
+                    &mut Rng::new(3),
+                );
+                assert_eq!(p, centre, "{level} {w}x{h}");
+            }
+        }
+    }
+
+    #[test]
+    fn without_candidates_every_level_falls_back_to_the_first_empty_cell() {
+        // Every cell within 2 of the lone stone is blocked: no candidate, so the first
+        // empty cell in row-major order, (3, 0), legal for white under any rule here.
+        let mut board = picture(&[
+            "X##......",
+            "###......",
+            "###......",
+            ".........",
+            ".........",
+        ]);
+        for level in Level::ALL {
+            let p = choose(
+                level,
+                &mut board,
+                Rule::Freestyle,
+                Color::White,
+                &mut Rng::new(3),
+            );
+            assert_eq!(p, at(3, 0), "{level}");
+        }
+    }
+
+    #[test]
+    fn every_level_answers_a_legal_empty_cell_and_leaves_the_board_alone() {
+        let rules = [
+            Rule::Freestyle,
+            Rule::Standard,
+            Rule::Renju,
+            Rule::Caro,
+            Rule::CaroExact,
+        ];
+        let mut rng = Rng::new(0x001E_7E15);
+        for i in 0..15 {
+            let rule = rules[i % rules.len()];
+            let stones = rng.below(30);
+            let (mut board, me) = random_position(&mut rng, 15, stones, rule);
+            for level in Level::ALL {
+                let before = board.clone();
+                let p = choose(level, &mut board, rule, me, &mut rng);
+                assert_eq!(board, before, "{level} changed the board");
+                assert!(rule.is_legal(&board, p, me), "{level} {rule} {p}\n{board}");
+            }
+        }
     }
 }
