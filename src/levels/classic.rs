@@ -21,7 +21,7 @@ pub type Allowed<'a> = Box<dyn Fn(&Board, Pos, Color) -> bool + 'a>;
 /// The game as the classic levels see it: the rule, the engine's colour, and which cells a
 /// side may play.
 pub struct Classic<'a> {
-    pub rule: Rule,
+    rule: Rule,
     pub me: Color,
     allowed: Allowed<'a>,
 }
