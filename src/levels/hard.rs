@@ -508,6 +508,39 @@ mod tests {
     }
 
     #[test]
+    fn past_win_values_alpha_beta_and_plain_minimax_can_disagree() {
+        // Standard, black to play; a stand-in filter forbids S for black and makes D (an
+        // empty cell, open end for black's four) unplayable for both.
+        // y 0: #OOO.OO##  S (4, 0): white's six (no win), 1,000,000; base 500 + 50
+        // y 2: #OOOO.###  F (5, 2): white's five; base 10,000
+        // y 4: #XXX.D###  K (4, 4): black's closed four, 10,000; base 500
+        // Base 10 * 500 - 11 * 10,550 = -111,050. Deltas: black F +110,000; white S
+        // -11 * 999,450 = -10,993,950; black K +95,000; white K -5,000.
+        // Totals for black: F and S 10,000,000 (row-major: S first), K 110,000.
+        // Root F: white S, black K: -111,050 + 110,000 - 10,993,950 + 95,000 = -10,900,000;
+        //   white K, then black has no cell left: -111,050 + 110,000 - 5,000 = -6,050.
+        //   Value -10,900,000.
+        // Root K: white S, black F: -10,900,000 again; beta = alpha: cut. Value
+        //   -10,900,000, not better: the spec's tree blocks at F (3 leaves).
+        // The plain tree goes on to white's F, a win: -WIN = -10,000,000, which is
+        // greater than -10,900,000, so it plays K. The leaves past -WIN make the
+        // difference (see the reference test below).
+        let mut board = rows(&["#OOO.OO##", "#OOOO.###", "#XXX.-###"]);
+        let (s, d) = (at(4, 0), at(5, 4));
+        let filter =
+            move |b: &Board, p: Pos, c: Color| b.is_empty_at(p) && p != d && !(c == B && p == s);
+        let game = Classic::with_filter(Rule::Standard, B, Box::new(filter));
+        let expected = Outcome {
+            pos: at(5, 2),
+            value: -10_900_000,
+            leaves: 3,
+        };
+        assert_eq!(hard(&mut board, &game), expected);
+        let (plain, wild) = Plain::choose(&mut board, &game, ROOT_WIDTH, INNER_WIDTH);
+        assert_eq!((plain.pos, plain.value, wild), (at(4, 4), -WIN, true));
+    }
+
+    #[test]
     fn no_candidate_means_no_answer_here() {
         let mut board = four_cells();
         let game = Classic::with_filter(Rule::Renju, B, Box::new(|_, _, c| c != B));
@@ -526,8 +559,9 @@ mod tests {
     /// Outside that range the shortcut is not a minimax: a non-winning run of five or
     /// more (a six in standard, a held five in caro) scores 1,000,000 and a leaf can pass
     /// WIN, so a win returned at once may not be the maximum of the values before it,
-    /// and a cut-off taken before reaching that win can then change a value. Those
-    /// positions are only counted here.
+    /// and a cut-off taken before reaching that win can then change the answer
+    /// (`past_win_values_alpha_beta_and_plain_minimax_can_disagree`). Those positions
+    /// are only counted here; hard follows the spec's procedure in them too.
     #[test]
     fn reference_minimax_agrees_on_random_positions() {
         let rules = [
