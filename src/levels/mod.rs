@@ -3,6 +3,13 @@
 //! A level is a policy over the engine's machinery. The classic levels (easy, normal,
 //! hard) reproduce `levels.md` exactly; they never change.
 
+mod classic;
+mod easy;
+mod hard;
+mod normal;
+#[cfg(test)]
+mod testkit;
+
 use std::fmt;
 use std::str::FromStr;
 use std::sync::atomic::AtomicBool;
@@ -11,6 +18,7 @@ use crate::board::{Board, Color, Pos};
 use crate::limits::Limits;
 use crate::rng::Rng;
 use crate::rules::Rule;
+use classic::Classic;
 
 /// A playing strength.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -47,22 +55,20 @@ impl Level {
 
     /// Picks the move for `ctx.me` on `board`. Always answers a cell that is empty and,
     /// when any exists, legal for the mover; the board is left as it was given.
+    ///
+    /// The classic levels are bounded by construction (hard sees at most 768 leaves), so
+    /// they ignore `ctx.limits` and `ctx.stop`.
     pub fn choose(self, board: &mut Board, ctx: &mut Context<'_>) -> Choice {
-        placeholder(board, ctx)
+        let game = Classic::new(ctx.rule, ctx.me);
+        let pos = match self {
+            Level::Easy => easy::choose(board, &game, ctx.rng),
+            Level::Normal => normal::choose(board, &game),
+            Level::Hard => hard::choose(board, &game),
+        };
+        // No candidate at all (every one forbidden, or none left): the spec's fallback.
+        let pos = pos.unwrap_or_else(|| game.fallback(board, ctx.me));
+        Choice { pos, message: None }
     }
-}
-
-/// Until the classic levels land: the first legal empty cell nearest the centre.
-fn placeholder(board: &Board, ctx: &Context<'_>) -> Choice {
-    let c = board.center();
-    let dist = |p: Pos| (i32::from(p.x) - i32::from(c.x)).abs() + (i32::from(p.y) - i32::from(c.y)).abs();
-    let pos = board
-        .empty_cells()
-        .filter(|&p| ctx.rule.is_legal(board, p, ctx.me))
-        .min_by_key(|&p| (dist(p), p))
-        .or_else(|| board.empty_cells().next())
-        .unwrap_or(c);
-    Choice { pos, message: None }
 }
 
 impl fmt::Display for Level {
@@ -78,7 +84,12 @@ pub struct UnknownLevel(pub String);
 impl fmt::Display for UnknownLevel {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let names: Vec<&str> = Level::ALL.iter().map(|l| l.name()).collect();
-        write!(f, "unknown level '{}' (expected one of: {})", self.0, names.join(", "))
+        write!(
+            f,
+            "unknown level '{}' (expected one of: {})",
+            self.0,
+            names.join(", ")
+        )
     }
 }
 
@@ -121,13 +132,95 @@ pub struct Choice {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::levels::testkit::{at, picture, random_position};
 
     #[test]
     fn level_names_parse_case_insensitively_and_from_executable_names() {
         assert_eq!("EASY".parse(), Ok(Level::Easy));
         assert!("expert".parse::<Level>().is_err());
-        assert_eq!(Level::from_exe_name("/opt/pbrain-hoshi-normal"), Some(Level::Normal));
-        assert_eq!(Level::from_exe_name(r"C:\x\pbrain-hoshi-hard.exe"), Some(Level::Hard));
+        assert_eq!(
+            Level::from_exe_name("/opt/pbrain-hoshi-normal"),
+            Some(Level::Normal)
+        );
+        assert_eq!(
+            Level::from_exe_name(r"C:\x\pbrain-hoshi-hard.exe"),
+            Some(Level::Hard)
+        );
         assert_eq!(Level::from_exe_name("pbrain-hoshi"), None);
+    }
+
+    fn choose(level: Level, board: &mut Board, rule: Rule, me: Color, rng: &mut Rng) -> Pos {
+        let stop = AtomicBool::new(false);
+        let mut ctx = Context {
+            rule,
+            me,
+            limits: Limits::default(),
+            stop: &stop,
+            rng,
+        };
+        level.choose(board, &mut ctx).pos
+    }
+
+    #[test]
+    fn every_level_opens_in_the_centre() {
+        for (w, h, centre) in [(15, 15, at(7, 7)), (20, 20, at(10, 10)), (12, 7, at(6, 3))] {
+            for level in Level::ALL {
+                let mut board = Board::new(w, h).unwrap();
+                let p = choose(
+                    level,
+                    &mut board,
+                    Rule::Renju,
+                    Color::Black,
+                    &mut Rng::new(3),
+                );
+                assert_eq!(p, centre, "{level} {w}x{h}");
+            }
+        }
+    }
+
+    #[test]
+    fn without_candidates_every_level_falls_back_to_the_first_empty_cell() {
+        // Every cell within 2 of the lone stone is blocked: no candidate, so the first
+        // empty cell in row-major order, (3, 0), legal for white under any rule here.
+        let mut board = picture(&[
+            "X##......",
+            "###......",
+            "###......",
+            ".........",
+            ".........",
+        ]);
+        for level in Level::ALL {
+            let p = choose(
+                level,
+                &mut board,
+                Rule::Freestyle,
+                Color::White,
+                &mut Rng::new(3),
+            );
+            assert_eq!(p, at(3, 0), "{level}");
+        }
+    }
+
+    #[test]
+    fn every_level_answers_a_legal_empty_cell_and_leaves_the_board_alone() {
+        let rules = [
+            Rule::Freestyle,
+            Rule::Standard,
+            Rule::Renju,
+            Rule::Caro,
+            Rule::CaroExact,
+        ];
+        let mut rng = Rng::new(0x001E_7E15);
+        for i in 0..15 {
+            let rule = rules[i % rules.len()];
+            let stones = rng.below(30);
+            let (mut board, me) = random_position(&mut rng, 15, stones, rule);
+            for level in Level::ALL {
+                let before = board.clone();
+                let p = choose(level, &mut board, rule, me, &mut rng);
+                assert_eq!(board, before, "{level} changed the board");
+                assert!(rule.is_legal(&board, p, me), "{level} {rule} {p}\n{board}");
+            }
+        }
     }
 }
