@@ -139,6 +139,16 @@ pub fn is_done(line: &str) -> bool {
     line.trim().eq_ignore_ascii_case("DONE")
 }
 
+/// Input quoted back in a reply: cut short, so that a huge line cannot make a huge reply.
+fn shown(text: &str) -> String {
+    const MAX: usize = 40;
+    if text.chars().count() <= MAX {
+        text.to_string()
+    } else {
+        text.chars().take(MAX).chain("...".chars()).collect()
+    }
+}
+
 /// The first whitespace-separated word and the trimmed rest.
 fn split_word(line: &str) -> (&str, &str) {
     let line = line.trim();
@@ -168,7 +178,8 @@ impl Command {
                 Ok(())
             } else {
                 Err(ParseError(format!(
-                    "{upper} takes no arguments, got '{args}'"
+                    "{upper} takes no arguments, got '{}'",
+                    shown(args)
                 )))
             }
         };
@@ -217,7 +228,7 @@ impl Command {
             "STOP" | "YXSTOP" => Ok(Command::Stop),
             "YXSHOWFORBID" => no_args().map(|()| Command::ShowForbid),
             "YXHASHCLEAR" => no_args().map(|()| Command::HashClear),
-            _ => Ok(Command::Unknown(upper)),
+            _ => Ok(Command::Unknown(shown(&upper))),
         }
     }
 }
@@ -234,7 +245,7 @@ impl Info {
         let int = || {
             value
                 .parse::<i64>()
-                .map_err(|_| ignored(format!("expected a whole number, got '{value}'")))
+                .map_err(|_| ignored(format!("expected a whole number, got '{}'", shown(value))))
         };
         let parsed =
             match key.as_str() {
@@ -278,7 +289,8 @@ fn numbers<const N: usize>(args: &str, cmd: &str, example: &str) -> Result<[i64;
             "numbers separated by commas"
         };
         ParseError(format!(
-            "{cmd} expects {what} (e.g. {example}), got '{args}'"
+            "{cmd} expects {what} (e.g. {example}), got '{}'",
+            shown(args)
         ))
     };
     let parts: Vec<&str> = args.split(',').map(str::trim).collect();
@@ -293,7 +305,7 @@ fn numbers<const N: usize>(args: &str, cmd: &str, example: &str) -> Result<[i64;
                     .bytes()
                     .all(|b| b.is_ascii_digit() || b == b'-' || b == b'+')
             {
-                ParseError(format!("{cmd}: number '{part}' is out of range"))
+                ParseError(format!("{cmd}: number '{}' is out of range", shown(part)))
             } else {
                 bad()
             }
@@ -316,7 +328,8 @@ fn board_line(line: &str) -> Result<(Coord, Field), ParseError> {
         3 => Field::Blocked,
         _ => {
             return Err(ParseError(format!(
-                "field {f} in '{line}' must be 1, 2 or 3"
+                "field {f} in '{}' must be 1, 2 or 3",
+                shown(line)
             )));
         }
     };

@@ -5,7 +5,7 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -87,10 +87,7 @@ impl Engine {
 
     /// The next output line, or `None` if nothing came within `timeout` (or output ended).
     pub fn recv(&mut self, timeout: Duration) -> Option<Out> {
-        match self.lines.recv_timeout(timeout) {
-            Ok(out) => Some(out),
-            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => None,
-        }
+        self.lines.recv_timeout(timeout).ok()
     }
 
     pub fn close_stdin(&mut self) {
