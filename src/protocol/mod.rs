@@ -19,8 +19,9 @@ use crate::levels::Level;
 use reader::{Ending, StopControl};
 use session::Session;
 
-/// Stack of the session thread: searches recurse, and Windows gives threads only 1 MiB.
-const SESSION_STACK: usize = 256 * 1024 * 1024;
+/// Stack of the session thread: searches recurse, and Windows gives new threads 1 MiB.
+/// Reserved, not committed, so it costs no memory until used.
+const SESSION_STACK: usize = 64 * 1024 * 1024;
 
 /// Start-up settings for a protocol session.
 #[derive(Clone, Copy, Debug)]
