@@ -286,6 +286,12 @@ impl<W: Write> Session<W> {
     /// white and play its next stone (a swap2 answer every manager accepts).
     fn swap2(&mut self, coords: &[Coord], seq: u64, received: Instant) -> Result<Reply, String> {
         let game = self.game_mut()?;
+        if !matches!(coords.len(), 0 | 3 | 5) {
+            return Err(format!(
+                "SWAP2BOARD needs 0, 3 or 5 stones, got {}",
+                coords.len()
+            ));
+        }
         let mut board = Board::new(game.board.width().into(), game.board.height().into())
             .map_err(|e| e.to_string())?;
         for (c, color) in coords
@@ -295,25 +301,21 @@ impl<W: Write> Session<W> {
             let p = empty_cell(&board, *c)?;
             board.place(p, color).map_err(|e| e.to_string())?;
         }
-        match coords.len() {
-            0 => {
-                let opening = swap2_opening(&board);
-                for (&p, color) in opening
-                    .iter()
-                    .zip([Color::Black, Color::White, Color::Black])
-                {
-                    board.place(p, color).map_err(|e| e.to_string())?;
-                }
-                game.board = board;
-                game.me = None;
-                Ok(Reply::Stones(opening.to_vec()))
+        if coords.is_empty() {
+            let opening = swap2_opening(&board);
+            for (&p, color) in opening
+                .iter()
+                .zip([Color::Black, Color::White, Color::Black])
+            {
+                board.place(p, color).map_err(|e| e.to_string())?;
             }
-            3 | 5 => {
-                game.board = board;
-                game.me = Some(Color::White);
-                self.think(seq, received)
-            }
-            n => Err(format!("SWAP2BOARD needs 0, 3 or 5 stones, got {n}")),
+            game.board = board;
+            game.me = None;
+            Ok(Reply::Stones(opening.to_vec()))
+        } else {
+            game.board = board;
+            game.me = Some(Color::White);
+            self.think(seq, received)
         }
     }
 }
