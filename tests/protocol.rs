@@ -87,18 +87,40 @@ fn transcripts() {
 /// Whether the engine has a skill some transcripts depend on, asked through the protocol.
 /// The placeholder level has neither; the real levels and renju rules will.
 fn probe(skill: &str) -> bool {
-    let script = match skill {
+    let (setup, skilled, _) = probe_script(skill);
+    run(&format!("{setup}< {skilled}\n"), Pass::Crlf).is_ok()
+}
+
+/// A probe: the conversation, the answer showing the skill, and the answer any engine
+/// gives (checked by `probes_are_sound`, so a broken probe cannot skip transcripts).
+fn probe_script(skill: &str) -> (&'static str, &'static str, &'static str) {
+    match skill {
         // An open four for us: completing five is the only sensible move.
-        "tactics" => {
-            "> START 15\n> BOARD\n> 3,7,1\n> 0,0,2\n> 4,7,1\n> 14,0,2\n> 5,7,1\n> 0,14,2\n> 6,7,1\n> 14,14,2\n> DONE\n< {2,7|7,7}\n"
-        }
+        "tactics" => (
+            "> START 15\n< OK\n> BOARD\n> 3,7,1\n> 0,0,2\n> 4,7,1\n> 14,0,2\n> 5,7,1\n> 0,14,2\n> 6,7,1\n> 14,14,2\n> DONE\n",
+            "{2,7|7,7}",
+            "{move}",
+        ),
         // Two open threes crossing at 7,7: a forbidden point for black.
-        "renju" => {
-            "> START 15\n> YXBOARD\n> 7,5,1\n> 0,0,2\n> 7,6,1\n> 14,0,2\n> 5,7,1\n> 0,14,2\n> 6,7,1\n> 14,14,2\n> DONE\n> YXSHOWFORBID\n< FORBID {any}0707{any}\n"
-        }
+        "renju" => (
+            "> START 15\n< OK\n> YXBOARD\n> 7,5,1\n> 0,0,2\n> 7,6,1\n> 14,0,2\n> 5,7,1\n> 0,14,2\n> 6,7,1\n> 14,14,2\n> DONE\n> YXSHOWFORBID\n",
+            "FORBID {any}0707{any}",
+            "FORBID {any}",
+        ),
         other => panic!("unknown skill '{other}'"),
-    };
-    run(script, Pass::Crlf).is_ok()
+    }
+}
+
+#[test]
+fn probes_are_sound() {
+    for skill in ["tactics", "renju"] {
+        let (setup, _, any) = probe_script(skill);
+        assert_eq!(
+            run(&format!("{setup}< {any}\n"), Pass::Crlf),
+            Ok(()),
+            "{skill}"
+        );
+    }
 }
 
 /// How a transcript is played.
