@@ -95,10 +95,11 @@ fn probe(skill: &str) -> bool {
 /// gives (checked by `probes_are_sound`, so a broken probe cannot skip transcripts).
 fn probe_script(skill: &str) -> (&'static str, &'static str, &'static str) {
     match skill {
-        // An open four for us: completing five is the only sensible move.
+        // A four for us along the top edge, away from the centre: completing five there
+        // is the only sensible move, and no centre-first guess finds it.
         "tactics" => (
-            "> START 15\n< OK\n> BOARD\n> 3,7,1\n> 0,0,2\n> 4,7,1\n> 14,0,2\n> 5,7,1\n> 0,14,2\n> 6,7,1\n> 14,14,2\n> DONE\n",
-            "{2,7|7,7}",
+            "> START 15\n< OK\n> BOARD\n> 1,0,1\n> 14,14,2\n> 2,0,1\n> 13,14,2\n> 3,0,1\n> 14,13,2\n> 4,0,1\n> 12,14,2\n> DONE\n",
+            "{0,0|5,0}",
             "{move}",
         ),
         // Two open threes crossing at 7,7: a forbidden point for black.
