@@ -205,7 +205,16 @@ impl<W: Write> Session<W> {
 
     fn new_game(&mut self, board: Board, received: Instant) {
         let seed = self.settings.seed.unwrap_or_else(Rng::fresh_seed);
-        log::info!("new {}x{} game, seed {seed}", board.width(), board.height());
+        let s = &self.settings;
+        log::info!(
+            "new {}x{} game: {} rule, {} level, seed {seed}, max_memory {} bytes, budget {:?}",
+            board.width(),
+            board.height(),
+            s.rule,
+            s.level,
+            s.max_memory,
+            s.time.budget()
+        );
         self.settings.time.new_game();
         self.game = Some(Game {
             board,
