@@ -127,8 +127,11 @@ impl TimeControl {
         max_nodes: Option<u64>,
     ) -> Limits {
         let b = self.budget();
+        // A deadline too far for `Instant` (an absurd INFO value) is no deadline.
         let at = |ms: Option<i64>| {
-            ms.map(|ms| origin + Duration::from_millis(u64::try_from(ms).unwrap_or(0)))
+            ms.and_then(|ms| {
+                origin.checked_add(Duration::from_millis(u64::try_from(ms).unwrap_or(0)))
+            })
         };
         Limits {
             soft_deadline: at(b.soft_ms),
@@ -263,6 +266,24 @@ mod tests {
         assert_eq!(clock_start(soon, Some(start)), start);
         assert_eq!(clock_start(late, Some(start)), late - FIRST_MOVE_CARRY);
         assert_eq!(clock_start(late, None), late);
+    }
+
+    #[test]
+    fn absurd_limits_do_not_panic() {
+        let mut tc = TimeControl::default();
+        tc.set_timeout_turn(i64::MAX);
+        tc.set_time_left(i64::MAX - 1);
+        let origin = Instant::now();
+        let l = tc.limits(origin, None, None);
+        // Representable or not (platforms differ), never before the origin.
+        assert!(
+            l.deadline
+                .is_none_or(|d| d > origin + Duration::from_secs(1_000_000))
+        );
+        assert!(l.soft_deadline.is_none_or(|d| d > origin));
+        tc.set_time_left(i64::MIN);
+        let origin = Instant::now();
+        assert_eq!(tc.limits(origin, None, None).deadline, Some(origin));
     }
 
     #[test]
