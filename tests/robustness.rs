@@ -267,7 +267,6 @@ fn generate(rng: &mut Rng, m: &Model) -> Item {
                     ("max_depth", "2"),
                     ("max_node", "-1"),
                     ("time_left", "-9223372036854775808"),
-                    ("timeout_turn", "9223372036854775807"),
                     ("timeout_match", "99999999999999999999"),
                     ("folder", "C:\\a b\\c"),
                     ("whatever", "1 2 3"),
