@@ -9,7 +9,7 @@
 //! | `>> text` | send `text` as is (after escapes), no line ending added |
 //! | `< pattern` | the next answer line matches `pattern` (alternatives separated by ` \|\| `) |
 //! | `@eol crlf\|lf\|cr` | line ending for `>` (by default CRLF in a first run, LF in a second) |
-//! | `@args a b` | command-line arguments (before the first send) |
+//! | `@args a b` | command-line arguments (default: `--level hard`, the quick classic level; a bare `@args` runs the engine's default level) |
 //! | `@needs tactics\|renju` | run only if the engine has that skill (see `probe`) |
 //! | `@sleep ms` | wait before going on |
 //! | `@within ms` | the next answer arrives within `ms` of the last send |
@@ -35,6 +35,10 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use common::{Engine, Form, Out};
+
+/// Arguments when a transcript gives none: the classic hard level answers at once whatever
+/// the clock, which keeps the run short whatever the engine's default level becomes.
+const DEFAULT_ARGS: &[&str] = &["--level", "hard"];
 
 /// How long an expected answer may take when no `@within` says otherwise.
 const ANSWER_TIMEOUT: Duration = Duration::from_secs(10);
@@ -146,7 +150,7 @@ enum Step {
 }
 
 fn parse(text: &str, pass: Pass) -> Result<(Vec<String>, Vec<Step>), String> {
-    let mut args = Vec::new();
+    let mut args: Option<Vec<String>> = None;
     let mut steps = Vec::new();
     let mut eol = if pass == Pass::Crlf { "\r\n" } else { "\n" };
     for (i, line) in text.lines().enumerate() {
@@ -170,8 +174,8 @@ fn parse(text: &str, pass: Pass) -> Result<(Vec<String>, Vec<Step>), String> {
                 "cr" => "\r",
                 _ => return Err(err("unknown line ending")),
             };
-        } else if let Some(a) = line.strip_prefix("@args ") {
-            args.extend(a.split_whitespace().map(str::to_string));
+        } else if let Some(a) = line.strip_prefix("@args") {
+            args = Some(a.split_whitespace().map(str::to_string).collect());
         } else if line.starts_with("@needs ") {
         } else if let Some(v) = line.strip_prefix("@sleep ") {
             steps.push(Step::Sleep(ms(v)?));
@@ -194,6 +198,7 @@ fn parse(text: &str, pass: Pass) -> Result<(Vec<String>, Vec<Step>), String> {
     if !matches!(steps.last(), Some(Step::End(_) | Step::Eof)) {
         steps.push(Step::Eof);
     }
+    let args = args.unwrap_or_else(|| DEFAULT_ARGS.iter().map(|a| (*a).to_string()).collect());
     Ok((args, steps))
 }
 
