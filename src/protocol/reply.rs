@@ -34,13 +34,13 @@ impl Reply {
     pub fn lines(&self) -> Vec<String> {
         match self {
             Reply::Ok => vec!["OK".into()],
-            Reply::Error(text) => vec![format!("ERROR {}", one_line(text))],
-            Reply::Unknown(text) => vec![format!("UNKNOWN {}", one_line(text))],
+            Reply::Error(text) => vec![format!("ERROR {}", some_text(text))],
+            Reply::Unknown(text) => vec![format!("UNKNOWN {}", some_text(text))],
             Reply::Move { pos, message } => {
                 let mut lines: Vec<String> = message
                     .iter()
                     .map(|m| one_line(m))
-                    .filter(|m| m != "-")
+                    .filter(|m| !m.is_empty())
                     .map(|m| format!("MESSAGE {m}"))
                     .collect();
                 lines.push(pos.to_string());
@@ -65,19 +65,19 @@ impl Reply {
     }
 }
 
-/// `text` with control characters (line breaks included) turned into spaces and trimmed;
-/// `-` when nothing is left, since managers need text after `ERROR `/`MESSAGE `.
+/// `text` with control characters (line breaks included) turned into spaces, trimmed.
 fn one_line(text: &str) -> String {
     let flat: String = text
         .chars()
         .map(|c| if c.is_control() { ' ' } else { c })
         .collect();
-    let flat = flat.trim();
-    if flat.is_empty() {
-        "-".into()
-    } else {
-        flat.to_string()
-    }
+    flat.trim().to_string()
+}
+
+/// Like [`one_line`], but never empty: managers need text after `ERROR `.
+fn some_text(text: &str) -> String {
+    let flat = one_line(text);
+    if flat.is_empty() { "-".into() } else { flat }
 }
 
 /// Writes replies, one flushed line at a time.
