@@ -1,0 +1,561 @@
+//! The session: settings, the game, and one reply per request.
+//!
+//! Settings (rule, clock, level, bounds, memory) live for the whole process; `START`,
+//! `RECTSTART` and `RESTART` replace only the game. A command the game cannot take (off
+//! the board, an occupied cell, no game started) is answered `ERROR <why>` and changes
+//! nothing: every check runs before the first change.
+
+use std::io::Write;
+use std::sync::Arc;
+use std::sync::mpsc::Receiver;
+use std::time::Instant;
+
+use super::Options;
+use super::command::{Command, Coord, Field, Info};
+use super::reader::{Message, StopControl};
+use super::reply::{Replies, Reply};
+use crate::board::{Board, Color, Pos};
+use crate::levels::{Context, Level};
+use crate::rng::Rng;
+use crate::rules::Rule;
+use crate::timeman::{self, TimeControl};
+
+const NO_GAME: &str = "no game started: send START first";
+
+/// Settings that outlive games.
+#[derive(Clone, Debug)]
+struct Settings {
+    rule: Rule,
+    level: Level,
+    seed: Option<u64>,
+    time: TimeControl,
+    max_depth: Option<u32>,
+    max_nodes: Option<u64>,
+    /// `INFO max_memory` in bytes (0: no limit), kept for the search's tables.
+    max_memory: u64,
+}
+
+/// One game.
+#[derive(Clone, Debug)]
+struct Game {
+    board: Board,
+    /// The colour we play, once known.
+    me: Option<Color>,
+    rng: Rng,
+    /// When `START` was read, until the game's first search has used it.
+    start: Option<Instant>,
+}
+
+/// The protocol state machine; writes every reply through its [`Replies`].
+pub struct Session<W: Write> {
+    out: Replies<W>,
+    settings: Settings,
+    game: Option<Game>,
+    stop: Arc<StopControl>,
+}
+
+impl<W: Write> Session<W> {
+    pub fn new(options: Options, stop: Arc<StopControl>, out: W) -> Session<W> {
+        let settings = Settings {
+            rule: Rule::Freestyle,
+            level: options.level,
+            seed: options.seed,
+            time: TimeControl::default(),
+            max_depth: None,
+            max_nodes: None,
+            max_memory: 0,
+        };
+        Session {
+            out: Replies::new(out),
+            settings,
+            game: None,
+            stop,
+        }
+    }
+
+    /// Answers messages until the reader hangs up.
+    pub fn serve(&mut self, rx: &Receiver<Message>) {
+        for message in rx {
+            self.handle(message);
+        }
+    }
+
+    /// Applies one message and writes its reply, if it has one.
+    pub fn handle(&mut self, message: Message) {
+        let reply = match message.command {
+            Err(e) => Some(Reply::Error(e.0)),
+            Ok(command) => self
+                .apply(command, message.seq, message.received)
+                .unwrap_or_else(|e| Some(Reply::Error(e))),
+        };
+        if let Some(reply) = reply {
+            self.out.send(&reply);
+        }
+    }
+
+    fn apply(
+        &mut self,
+        command: Command,
+        seq: u64,
+        received: Instant,
+    ) -> Result<Option<Reply>, String> {
+        match command {
+            Command::Start { width, height } => {
+                let board = Board::new(width, height).map_err(|e| e.to_string())?;
+                self.new_game(board, received);
+                Ok(Some(Reply::Ok))
+            }
+            Command::Restart => {
+                let old = &self.game()?.board;
+                let board = Board::new(old.width().into(), old.height().into())
+                    .map_err(|e| e.to_string())?;
+                self.new_game(board, received);
+                Ok(Some(Reply::Ok))
+            }
+            Command::Info(info) => {
+                self.set(info);
+                Ok(None)
+            }
+            Command::Begin => {
+                let game = self.game_mut()?;
+                if !game.board.has_no_stones() {
+                    return Err("BEGIN needs an empty board; send BOARD for a position".into());
+                }
+                game.me = Some(Color::Black);
+                self.think(seq, received).map(Some)
+            }
+            Command::Turn(c) => {
+                let game = self.game_mut()?;
+                let p = empty_cell(&game.board, c)?;
+                if game.board.empty_cells().nth(1).is_none() {
+                    return Err(format!(
+                        "TURN {p} fills the board: no square is left for a reply"
+                    ));
+                }
+                let opponent = game
+                    .me
+                    .map_or_else(|| game.board.to_move(), Color::opponent);
+                game.board.place(p, opponent).map_err(|e| e.to_string())?;
+                game.me = Some(opponent.opponent());
+                self.think(seq, received).map(Some)
+            }
+            Command::Board { stones, answer } => {
+                let game = self.game_mut()?;
+                let (board, me) = position(&game.board, &stones)?;
+                if answer && board.empty_cells().next().is_none() {
+                    return Err("BOARD leaves no empty square to play".into());
+                }
+                game.board = board;
+                game.me = Some(me);
+                if answer {
+                    self.think(seq, received).map(Some)
+                } else {
+                    Ok(None)
+                }
+            }
+            Command::Swap2Board(stones) => self.swap2(&stones, seq, received).map(Some),
+            Command::Takeback(c) => {
+                let game = self.game_mut()?;
+                let p = game
+                    .board
+                    .checked_pos(c.x, c.y)
+                    .map_err(|e| e.to_string())?;
+                game.board.remove(p).map_err(|e| e.to_string())?;
+                Ok(Some(Reply::Ok))
+            }
+            Command::Play(c) => {
+                let game = self.game_mut()?;
+                let p = empty_cell(&game.board, c)?;
+                let me = game.me.unwrap_or_else(|| game.board.to_move());
+                game.board.place(p, me).map_err(|e| e.to_string())?;
+                game.me = Some(me);
+                Ok(Some(Reply::Move {
+                    pos: p,
+                    message: None,
+                }))
+            }
+            Command::About => Ok(Some(Reply::About)),
+            Command::ShowForbid => {
+                let board = &self.game()?.board;
+                let forbidden = board
+                    .empty_cells()
+                    .filter(|&p| Rule::Renju.foul(board, p, Color::Black).is_some())
+                    .collect();
+                Ok(Some(Reply::Forbid(forbidden)))
+            }
+            Command::HashClear => {
+                log::info!("YXHASHCLEAR: nothing is kept between searches yet");
+                Ok(None)
+            }
+            // The reader acts on these itself; they only arrive here from tests.
+            Command::End | Command::Stop => Ok(None),
+            Command::Unknown(word) => Ok(Some(Reply::Unknown(format!(
+                "command {word} is not supported"
+            )))),
+        }
+    }
+
+    fn game(&self) -> Result<&Game, String> {
+        self.game.as_ref().ok_or_else(|| NO_GAME.to_string())
+    }
+
+    fn game_mut(&mut self) -> Result<&mut Game, String> {
+        self.game.as_mut().ok_or_else(|| NO_GAME.to_string())
+    }
+
+    fn new_game(&mut self, board: Board, received: Instant) {
+        let seed = self.settings.seed.unwrap_or_else(Rng::fresh_seed);
+        let s = &self.settings;
+        log::info!(
+            "new {}x{} game: {} rule, {} level, seed {seed}, max_memory {} bytes, budget {:?}",
+            board.width(),
+            board.height(),
+            s.rule,
+            s.level,
+            s.max_memory,
+            s.time.budget()
+        );
+        self.settings.time.new_game();
+        self.game = Some(Game {
+            board,
+            me: None,
+            rng: Rng::new(seed),
+            start: Some(received),
+        });
+    }
+
+    fn set(&mut self, info: Info) {
+        let s = &mut self.settings;
+        match info {
+            Info::TimeoutTurn(ms) => s.time.set_timeout_turn(ms),
+            Info::TimeoutMatch(ms) => s.time.set_timeout_match(ms),
+            Info::TimeLeft(ms) => s.time.set_time_left(ms),
+            Info::MaxMemory(bytes) => s.max_memory = bytes,
+            Info::Rule(rule) => s.rule = rule,
+            Info::Level(level) => s.level = level,
+            Info::MaxDepth(depth) => s.max_depth = depth,
+            Info::MaxNode(nodes) => s.max_nodes = nodes,
+            Info::Accepted { key, value } => log::debug!("INFO {key} '{value}' has no effect"),
+            Info::Ignored { key, reason } => log::warn!("INFO {key} ignored: {reason}"),
+        }
+    }
+
+    /// Lets the level choose our move, plays it and returns the reply. Needs a game whose
+    /// colour to move is set and an empty square (every caller checks this first).
+    fn think(&mut self, seq: u64, received: Instant) -> Result<Reply, String> {
+        let Session {
+            settings,
+            game,
+            stop,
+            ..
+        } = self;
+        let game = game.as_mut().ok_or_else(|| NO_GAME.to_string())?;
+        let me = game.me.unwrap_or_else(|| game.board.to_move());
+        if game.board.empty_cells().next().is_none() {
+            return Err("the board is full: there is no move to make".into());
+        }
+        let origin = timeman::clock_start(received, game.start.take());
+        let limits = settings
+            .time
+            .limits(origin, settings.max_depth, settings.max_nodes);
+        let stop = stop.arm(seq);
+        let mut ctx = Context {
+            rule: settings.rule,
+            me,
+            limits,
+            stop,
+            rng: &mut game.rng,
+        };
+        let choice = settings.level.choose(&mut game.board, &mut ctx);
+        let pos = if game.board.is_empty_at(choice.pos) {
+            choice.pos
+        } else {
+            log::error!(
+                "{} chose the occupied square {}",
+                settings.level,
+                choice.pos
+            );
+            game.board.empty_cells().next().ok_or("the board is full")?
+        };
+        game.board.place(pos, me).map_err(|e| e.to_string())?;
+        game.me = Some(me);
+        settings.time.record(origin.elapsed());
+        log::info!(
+            "{} plays {pos} as {me:?} in {:?}",
+            settings.level,
+            origin.elapsed()
+        );
+        Ok(Reply::Move {
+            pos,
+            message: choice.message,
+        })
+    }
+
+    /// `SWAP2BOARD`: with no stones, place the opening three; with three or five, stay with
+    /// white and play its next stone (a swap2 answer every manager accepts).
+    fn swap2(&mut self, coords: &[Coord], seq: u64, received: Instant) -> Result<Reply, String> {
+        let game = self.game_mut()?;
+        if !matches!(coords.len(), 0 | 3 | 5) {
+            return Err(format!(
+                "SWAP2BOARD needs 0, 3 or 5 stones, got {}",
+                coords.len()
+            ));
+        }
+        let mut board = Board::new(game.board.width().into(), game.board.height().into())
+            .map_err(|e| e.to_string())?;
+        for (c, color) in coords
+            .iter()
+            .zip([Color::Black, Color::White].into_iter().cycle())
+        {
+            let p = empty_cell(&board, *c)?;
+            board.place(p, color).map_err(|e| e.to_string())?;
+        }
+        if coords.is_empty() {
+            let opening = swap2_opening(&board);
+            for (&p, color) in opening
+                .iter()
+                .zip([Color::Black, Color::White, Color::Black])
+            {
+                board.place(p, color).map_err(|e| e.to_string())?;
+            }
+            game.board = board;
+            game.me = None;
+            Ok(Reply::Stones(opening.to_vec()))
+        } else {
+            game.board = board;
+            game.me = Some(Color::White);
+            self.think(seq, received)
+        }
+    }
+}
+
+/// The opening three stones (black, white, black) around the centre: a quiet, balanced
+/// shape. The offsets stay inside even a 5x5 board.
+fn swap2_opening(board: &Board) -> [Pos; 3] {
+    let c = board.center();
+    [c, Pos::new(c.x + 1, c.y - 1), Pos::new(c.x - 1, c.y + 2)]
+}
+
+/// The cell at `c` if it is on the board and empty.
+fn empty_cell(board: &Board, c: Coord) -> Result<Pos, String> {
+    let p = board.checked_pos(c.x, c.y).map_err(|e| e.to_string())?;
+    if board.is_empty_at(p) {
+        Ok(p)
+    } else {
+        Err(format!("square {p} is already occupied"))
+    }
+}
+
+/// The board a `BOARD` block describes (on an empty board the size of `like`, stones in
+/// the order listed), and the colour we play. With as many own stones as the opponent's we
+/// are black; with one fewer, white; otherwise the first listed stone is taken as black.
+fn position(like: &Board, stones: &[(Coord, Field)]) -> Result<(Board, Color), String> {
+    let mut board =
+        Board::new(like.width().into(), like.height().into()).map_err(|e| e.to_string())?;
+    let count = |field| stones.iter().filter(|(_, f)| *f == field).count();
+    let (own, opp) = (count(Field::Own), count(Field::Opponent));
+    let me = if own == opp {
+        Color::Black
+    } else if opp == own + 1 {
+        Color::White
+    } else {
+        match stones.iter().find(|(_, f)| *f != Field::Blocked) {
+            Some((_, Field::Opponent)) => Color::White,
+            _ => Color::Black,
+        }
+    };
+    for &(c, field) in stones {
+        let p = empty_cell(&board, c)?;
+        let placed = match field {
+            Field::Own => board.place(p, me),
+            Field::Opponent => board.place(p, me.opponent()),
+            Field::Blocked => board.block(p),
+        };
+        placed.map_err(|e| e.to_string())?;
+    }
+    Ok((board, me))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Cell;
+
+    fn session() -> Session<Vec<u8>> {
+        let options = Options {
+            level: Level::DEFAULT,
+            seed: Some(1),
+        };
+        Session::new(options, Arc::new(StopControl::default()), Vec::new())
+    }
+
+    /// Feeds one text line (or block) per entry and returns the output.
+    fn run(lines: &[&str]) -> (Session<Vec<u8>>, String) {
+        let mut s = session();
+        for (i, text) in lines.iter().enumerate() {
+            let mut parts = text.split('\n');
+            let head = parts.next().unwrap_or_default();
+            let body: Vec<String> = parts.map(str::to_string).collect();
+            let command = Command::parse_block(head, &body);
+            let seq = u64::try_from(i).unwrap() + 1;
+            s.handle(Message {
+                seq,
+                received: Instant::now(),
+                command,
+            });
+        }
+        let out = String::from_utf8(s.out.output().clone()).unwrap();
+        (s, out)
+    }
+
+    fn board(s: &Session<Vec<u8>>) -> &Board {
+        &s.game.as_ref().unwrap().board
+    }
+
+    #[test]
+    fn board_infers_our_colour_from_the_counts() {
+        let like = Board::new(15, 15).unwrap();
+        let c = |x, y| Coord { x, y };
+        let equal = [(c(1, 1), Field::Own), (c(2, 2), Field::Opponent)];
+        assert_eq!(position(&like, &equal).unwrap().1, Color::Black);
+        let behind = [
+            (c(1, 1), Field::Opponent),
+            (c(2, 2), Field::Own),
+            (c(3, 3), Field::Opponent),
+        ];
+        let (b, me) = position(&like, &behind).unwrap();
+        assert_eq!(me, Color::White);
+        assert_eq!(b.get(Pos::new(1, 1)), Cell::Stone(Color::Black));
+        // Two own stones and none of the opponent's: the first listed is black.
+        let odd = [
+            (c(1, 1), Field::Own),
+            (c(2, 2), Field::Own),
+            (c(4, 4), Field::Blocked),
+        ];
+        let (b, me) = position(&like, &odd).unwrap();
+        assert_eq!(me, Color::Black);
+        assert_eq!(b.get(Pos::new(4, 4)), Cell::Blocked);
+        assert!(position(&like, &[(c(1, 1), Field::Own), (c(1, 1), Field::Own)]).is_err());
+        assert!(position(&like, &[(c(15, 0), Field::Own)]).is_err());
+    }
+
+    #[test]
+    fn rejected_commands_change_nothing() {
+        let (s, out) = run(&[
+            "START 15",
+            "TURN 7,7",
+            "TURN 7,7",
+            "TURN -1,0",
+            "BOARD\n1,1,1\n1,1,2",
+        ]);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[0], "OK");
+        assert!(
+            lines[2].starts_with("ERROR ") && lines[3].starts_with("ERROR "),
+            "{out}"
+        );
+        assert!(lines[4].starts_with("ERROR "), "{out}");
+        assert_eq!(lines.len(), 5);
+        // The opponent's stone and our reply are the only stones.
+        assert_eq!(board(&s).history().len(), 2);
+    }
+
+    #[test]
+    fn game_commands_before_start_are_errors_and_info_is_silent() {
+        let (s, out) = run(&["BEGIN", "TURN 1,1", "INFO rule 4", "YXSHOWFORBID", "ABOUT"]);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 4, "{out}");
+        assert!(lines[..3].iter().all(|l| l.starts_with("ERROR ")));
+        assert!(lines[3].starts_with("name=\"Hoshi\""));
+        assert_eq!(s.settings.rule, Rule::Renju);
+    }
+
+    #[test]
+    fn settings_survive_start_and_restart_but_the_board_does_not() {
+        let (s, out) = run(&[
+            "INFO rule 1",
+            "INFO level easy",
+            "START 15",
+            "TURN 7,7",
+            "RESTART",
+            "START 20",
+        ]);
+        assert_eq!(out.lines().filter(|l| *l == "OK").count(), 3, "{out}");
+        assert_eq!(
+            (s.settings.rule, s.settings.level),
+            (Rule::Standard, Level::Easy)
+        );
+        assert!(board(&s).has_no_stones());
+        assert_eq!(board(&s).width(), 20);
+    }
+
+    #[test]
+    fn takeback_removes_the_named_stone_and_play_places_ours() {
+        let (s, out) = run(&[
+            "START 15",
+            "PLAY 3,4",
+            "TAKEBACK 3,4",
+            "TAKEBACK 3,4",
+            "PLAY 5,5",
+        ]);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(&lines[..3], ["OK", "3,4", "OK"]);
+        assert!(lines[3].starts_with("ERROR "));
+        assert_eq!(lines[4], "5,5");
+        assert_eq!(board(&s).history(), &[(Pos::new(5, 5), Color::Black)]);
+    }
+
+    #[test]
+    fn yxboard_sets_up_silently_and_showforbid_answers_one_line() {
+        let (s, out) = run(&["START 15", "YXBOARD\n7,7,2\n8,8,1", "YXSHOWFORBID"]);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 2, "{out}");
+        assert!(lines[1].starts_with("FORBID ") && lines[1].ends_with('.'));
+        assert_eq!(board(&s).history().len(), 2);
+    }
+
+    #[test]
+    fn swap2_opens_with_three_distinct_stones_and_answers_later_steps_with_one() {
+        let (_, out) = run(&[
+            "START 15",
+            "SWAP2BOARD",
+            "SWAP2BOARD\n7,7\n8,7\n9,9",
+            "SWAP2BOARD\n7,7\n8,7",
+        ]);
+        let lines: Vec<&str> = out.lines().collect();
+        let opening: Vec<&str> = lines[1].split(' ').collect();
+        assert_eq!(opening.len(), 3);
+        assert!(opening.iter().all(|s| s.contains(',')));
+        assert_eq!(lines[2].split(' ').count(), 1);
+        assert!(!["7,7", "8,7", "9,9"].contains(&lines[2]));
+        assert!(lines[3].starts_with("ERROR "));
+        // The opening fits the smallest board.
+        let small = Board::new(5, 5).unwrap();
+        let stones = swap2_opening(&small);
+        assert!(
+            stones
+                .iter()
+                .all(|p| small.pos(p.x.into(), p.y.into()).is_some())
+        );
+    }
+
+    #[test]
+    fn a_turn_that_would_fill_the_board_is_refused() {
+        let mut lines = vec!["START 5".to_string()];
+        let mut body = String::from("BOARD");
+        // Fill all but two cells, alternating owners, leaving (3,4) and (4,4).
+        for i in 0..23 {
+            body.push_str(&format!("\n{},{},{}", i % 5, i / 5, 1 + i % 2));
+        }
+        lines.push(body);
+        lines.push("TURN 4,4".into());
+        let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let (s, out) = run(&refs);
+        let replies: Vec<&str> = out.lines().collect();
+        assert_eq!(replies[0], "OK");
+        // The BOARD answer took one of the two last cells; TURN takes the other... and
+        // none is left for us, so it is refused.
+        assert!(replies[2].starts_with("ERROR "), "{out}");
+        assert_eq!(board(&s).empty_cells().count(), 1);
+    }
+}
