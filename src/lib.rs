@@ -13,3 +13,4 @@ pub mod logging;
 pub mod protocol;
 pub mod rng;
 pub mod rules;
+pub mod tools;

@@ -1,0 +1,3 @@
+//! `pbrain-hoshi match`: matches between two pbrain engines, with ratings.
+
+pub mod stats;
