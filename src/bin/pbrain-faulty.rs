@@ -4,13 +4,14 @@
 //!
 //! ```text
 //! pbrain-faulty [--fault none|crash|hang|occupied|garbage|late|memory] [--at N]
-//!               [--late-ms MS] [--memory-mb MB] [--random] [--seed S]
+//!               [--late-ms MS] [--memory-mb MB] [--random] [--seed S] [--ignore-end]
 //! ```
 //!
 //! The fault strikes at the engine's N-th move (default 1) of every game: `crash` exits,
 //! `hang` never answers, `occupied` answers a cell that holds a stone, `garbage` prints a
 //! line that is no move, `late` answers after `--late-ms` (default 3000), `memory` touches
-//! `--memory-mb` MiB (default 256) before answering.
+//! `--memory-mb` MiB (default 256) before answering. `--ignore-end` makes it deaf to `END`,
+//! so the runner has to kill it.
 
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
@@ -37,6 +38,7 @@ struct Options {
     late_ms: u64,
     memory_mb: usize,
     rng: Option<Rng>,
+    ignore_end: bool,
 }
 
 fn parse_args() -> Result<Options, String> {
@@ -76,6 +78,7 @@ fn parse_args() -> Result<Options, String> {
             }
             "--seed" => seed = Some(number(value()?)?),
             "--random" => random = true,
+            "--ignore-end" => o.ignore_end = true,
             other => return Err(format!("unknown argument {other:?}")),
         }
     }
@@ -250,6 +253,7 @@ fn main() -> ExitCode {
                     g.answer(&mut o)
                 })
             }
+            "END" if o.ignore_end => None,
             "END" => return ExitCode::SUCCESS,
             _ => Some(format!("UNKNOWN {cmd}")),
         };

@@ -129,7 +129,13 @@ impl Player {
             lines.iter().try_for_each(|l| e.send(l))?;
             let deadline = sent + deadline_after;
             loop {
-                let line = e.recv(deadline)?;
+                let line = e.recv(deadline).map_err(|f| match f.kind {
+                    FaultKind::Timeout => Fault::new(
+                        FaultKind::Timeout,
+                        format!("no move within {} ms (killed)", deadline_after.as_millis()),
+                    ),
+                    _ => f,
+                })?;
                 if is_chatter(&line) {
                     continue;
                 }
