@@ -48,6 +48,7 @@ fn parse_args() -> Result<Options, String> {
         late_ms: 3000,
         memory_mb: 256,
         rng: None,
+        ignore_end: false,
     };
     let mut seed = None;
     let mut random = false;
