@@ -13,12 +13,17 @@
 //!   `elo0`, `elo1` and `μ`, `σ²` the sample mean and variance of the per-sample score,
 //!   `LLR = (s₁ - s₀)(2μ - s₀ - s₁) / (2 σ²/N)`. A sample is a game (trinomial) or a pair of
 //!   games with the same opening and swapped colours (pentanomial, scored 0, ¼, ½, ¾, 1).
-//!   Bounds `ln(β/(1-α))` and `ln((1-β)/α)`.
+//!   Bounds `ln(β/(1-α))` and `ln((1-β)/α)`. Empty outcome classes count 0.001 (fishtest's
+//!   regularisation), so that a sweep, whose sample variance is 0, still gives an LLR.
 //!
 //! The normal quantile 1.96 is a constant and `erf` a classic rational approximation, so no
 //! statistics crate is needed.
 
 use std::fmt;
+
+/// The count that stands in for an empty outcome class in the LLR (fishtest's
+/// `regularize`).
+const EPSILON: f64 = 1e-3;
 
 /// Φ⁻¹(0.975): the two-sided 95 % normal quantile.
 pub const Z95: f64 = 1.959_963_984_540_054;
@@ -277,16 +282,18 @@ impl Sprt {
         self.llr(&samples)
     }
 
-    /// `samples`: (score in 0..=1, count). 0 while the variance is still 0 (fastchess).
+    /// `samples`: (score in 0..=1, count). Empty counts are raised to [`EPSILON`] as
+    /// fishtest's `regularize` does, so a one-sided sweep (variance 0) still decides.
     fn llr(&self, samples: &[(f64, u32)]) -> f64 {
-        let n: f64 = samples.iter().map(|&(_, c)| f64::from(c)).sum();
-        if n == 0.0 {
+        if samples.iter().all(|&(_, c)| c == 0) {
             return 0.0;
         }
-        let mean = samples.iter().map(|&(x, c)| x * f64::from(c)).sum::<f64>() / n;
+        let count = |c: u32| f64::from(c).max(EPSILON);
+        let n: f64 = samples.iter().map(|&(_, c)| count(c)).sum();
+        let mean = samples.iter().map(|&(x, c)| x * count(c)).sum::<f64>() / n;
         let var = samples
             .iter()
-            .map(|&(x, c)| f64::from(c) * (x - mean).powi(2))
+            .map(|&(x, c)| count(c) * (x - mean).powi(2))
             .sum::<f64>()
             / n;
         if var <= 0.0 {
@@ -426,7 +433,22 @@ mod tests {
             0.501_410,
             1e-5
         ));
-        assert_eq!(sprt.llr_pentanomial(Penta([0, 0, 4, 0, 0])), 0.0);
+        // Only draws: μ = ½ < (s₀ + s₁)/2, evidence against elo1.
+        assert!(sprt.llr_pentanomial(Penta([0, 0, 4, 0, 0])) < 0.0);
+        assert_eq!(sprt.llr_pentanomial(Penta::default()), 0.0);
+    }
+
+    #[test]
+    fn a_sweep_decides_thanks_to_the_regularisation() {
+        // Counts [ε, ε, ε, ε, 2] with ε = 0.001: N = 2.004,
+        // μ = (0.00025 + 0.0005 + 0.00075 + 2)/2.004 = 0.998752,
+        // σ² = ε(0.998752² + 0.748752² + 0.498752² + 0.248752²)/2.004 + 2·0.001248²/2.004
+        //    = 0.001·1.869504/2.004 + 0.00000155 = 0.000934,
+        // LLR = 0.0143872·(1.997505 - 1.0143872)/(2·0.000934/2.004) = 15.18.
+        let sprt = Sprt::new(0.0, 10.0, 0.05, 0.05).unwrap();
+        let llr = sprt.llr_pentanomial(Penta([0, 0, 0, 0, 2]));
+        assert!(close(llr, 15.18, 0.05), "{llr}");
+        assert_eq!(sprt.state(llr), SprtState::H1);
     }
 
     #[test]
