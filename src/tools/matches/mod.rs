@@ -331,7 +331,8 @@ fn fmt_elo(e: f64) -> String {
             "-inf".to_owned()
         }
     } else {
-        format!("{e:+.1}")
+        // Adding 0.0 turns -0.0 into 0.0.
+        format!("{:+.1}", e + 0.0)
     }
 }
 

@@ -8,18 +8,55 @@
 //!   `√(σ²/N)`; `s ± 1.96·se` is mapped through the same Elo formula (cutechess-cli);
 //! * LOS `= Φ((W - L) / √(W + L)) = ½ (1 + erf((W - L) / √(2 (W + L))))` (draws carry no
 //!   information about who is stronger);
-//! * SPRT: the normal approximation of the generalised SPRT for logistic Elo bounds
-//!   (fastchess `SPRT::getLLR`, fishtest `LLR_logistic`): with `s₀`, `s₁` the scores of
-//!   `elo0`, `elo1` and `μ`, `σ²` the sample mean and variance of the per-sample score,
-//!   `LLR = (s₁ - s₀)(2μ - s₀ - s₁) / (2 σ²/N)`. A sample is a game (trinomial) or a pair of
-//!   games with the same opening and swapped colours (pentanomial, scored 0, ¼, ½, ¾, 1).
-//!   Bounds `ln(β/(1-α))` and `ln((1-β)/α)`. Empty outcome classes count 0.001 (fishtest's
-//!   regularisation), so that a sweep, whose sample variance is 0, still gives an LLR.
+//! * SPRT: the generalised SPRT for logistic Elo bounds as fishtest and fastchess compute it
+//!   (`LLR_logistic`, `SPRT::getLLR_logistic`): the log-likelihood ratio of the most likely
+//!   outcome distributions whose mean scores are `s₀` and `s₁` (the scores of `elo0` and
+//!   `elo1`), see [`most_likely_with_mean`]. A sample is a game (trinomial: 0, ½, 1) or a
+//!   pair of games with the same opening and swapped colours (pentanomial: 0, ¼, ½, ¾, 1).
+//!   Empty outcome classes count 0.001 (their `regularize`). Bounds `ln(β/(1-α))` and
+//!   `ln((1-β)/α)`.
 //!
 //! The normal quantile 1.96 is a constant and `erf` a classic rational approximation, so no
 //! statistics crate is needed.
 
 use std::fmt;
+
+/// The distribution of largest likelihood for the empirical `(score, probability)` pairs
+/// among those with mean `s` (M. Van den Bergh, "Comments on Normalized Elo",
+/// proposition 1.1): `pᵢ = p̂ᵢ / (1 + θ(aᵢ - s))` where `θ` solves
+/// `Σ p̂ᵢ (aᵢ - s) / (1 + θ(aᵢ - s)) = 0`. The left side falls strictly from +∞ to -∞ on
+/// the interval where every denominator is positive, so bisection finds `θ`. Needs
+/// `min aᵢ < s < max aᵢ` and every `p̂ᵢ > 0`.
+fn most_likely_with_mean(empirical: &[(f64, f64)], s: f64) -> Vec<f64> {
+    let hi_score = empirical
+        .iter()
+        .map(|&(a, _)| a)
+        .fold(f64::NEG_INFINITY, f64::max);
+    let lo_score = empirical
+        .iter()
+        .map(|&(a, _)| a)
+        .fold(f64::INFINITY, f64::min);
+    let f = |theta: f64| -> f64 {
+        empirical
+            .iter()
+            .map(|&(a, p)| p * (a - s) / (1.0 + theta * (a - s)))
+            .sum()
+    };
+    let (mut lo, mut hi) = (-1.0 / (hi_score - s), 1.0 / (s - lo_score));
+    // 200 halvings take any interval of doubles down to adjacent values.
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if mid <= lo || mid >= hi {
+            break;
+        }
+        if f(mid) > 0.0 { lo = mid } else { hi = mid }
+    }
+    let theta = 0.5 * (lo + hi);
+    empirical
+        .iter()
+        .map(|&(a, p)| p / (1.0 + theta * (a - s)))
+        .collect()
+}
 
 /// The count that stands in for an empty outcome class in the LLR (fishtest's
 /// `regularize`).
@@ -282,25 +319,29 @@ impl Sprt {
         self.llr(&samples)
     }
 
-    /// `samples`: (score in 0..=1, count). Empty counts are raised to [`EPSILON`] as
-    /// fishtest's `regularize` does, so a one-sided sweep (variance 0) still decides.
+    /// The generalised LLR (fishtest, fastchess `getLLR_logistic`): `samples` are
+    /// (score in 0..=1, count); empty counts are raised to [`EPSILON`]. With `p̂` the
+    /// empirical distribution and `pₛ` the most likely distribution of mean `s`,
+    /// `LLR = N Σ p̂ᵢ ln(p_{s₁,i} / p_{s₀,i})`.
     fn llr(&self, samples: &[(f64, u32)]) -> f64 {
         if samples.iter().all(|&(_, c)| c == 0) {
             return 0.0;
         }
-        let count = |c: u32| f64::from(c).max(EPSILON);
-        let n: f64 = samples.iter().map(|&(_, c)| count(c)).sum();
-        let mean = samples.iter().map(|&(x, c)| x * count(c)).sum::<f64>() / n;
-        let var = samples
+        let n: f64 = samples
             .iter()
-            .map(|&(x, c)| count(c) * (x - mean).powi(2))
+            .map(|&(_, c)| f64::from(c).max(EPSILON))
+            .sum();
+        let empirical: Vec<(f64, f64)> = samples
+            .iter()
+            .map(|&(x, c)| (x, f64::from(c).max(EPSILON) / n))
+            .collect();
+        let p0 = most_likely_with_mean(&empirical, score_from_elo(self.elo0));
+        let p1 = most_likely_with_mean(&empirical, score_from_elo(self.elo1));
+        n * empirical
+            .iter()
+            .zip(p0.iter().zip(&p1))
+            .map(|(&(_, p), (&q0, &q1))| p * (q1 / q0).ln())
             .sum::<f64>()
-            / n;
-        if var <= 0.0 {
-            return 0.0;
-        }
-        let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
-        (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var / n)
     }
 
     #[must_use]
@@ -406,10 +447,33 @@ mod tests {
         // ln(0.05/0.95) = -2.944439, ln(0.95/0.05) = 2.944439.
         let (lo, hi) = sprt.bounds();
         assert!(close(lo, -2.944_439, 1e-6) && close(hi, 2.944_439, 1e-6));
-        // s0 = 0.5, s1 = 1/(1 + 10^(-10/400)) = 0.5143872; μ = 0.55, σ² = 0.1225, N = 100:
-        // LLR = 0.0143872·(1.1 - 1.0143872)/(2·0.1225/100) = 0.0143872·0.0856128/0.00245
-        // = 0.502746.
-        assert!(close(sprt.llr_trinomial(SAMPLE), 0.502_746, 1e-5));
+        // p̂ = (L 0.2, D 0.5, W 0.3). For s₀ = 0.5, θ = 0.4 solves
+        // 0.2·(-0.5)/(1 - 0.2) + 0 + 0.3·0.5/(1 + 0.2) = -0.125 + 0.125 = 0, so
+        // p₀ = (0.2/0.8, 0.5, 0.3/1.2) = (0.25, 0.5, 0.25).
+        let sample = [(0.0, 0.2), (0.5, 0.5), (1.0, 0.3)];
+        let p0 = most_likely_with_mean(&sample, 0.5);
+        assert!(
+            p0.iter()
+                .zip([0.25, 0.5, 0.25])
+                .all(|(&a, b)| close(a, b, 1e-9)),
+            "{p0:?}"
+        );
+        // For s₁ = 1/(1 + 10^(-10/400)) = 0.5143872, θ = 0.286563 gives
+        // p₁ = (0.234578, 0.502070, 0.263352) (sum 1, mean s₁); then
+        // LLR = 100·(0.2·ln(0.234578/0.25) + 0.5·ln(0.502070/0.5) + 0.3·ln(0.263352/0.25))
+        //     = 100·(0.2·(-0.063673) + 0.5·0.004131 + 0.3·0.052031) = 0.494041.
+        let p1 = most_likely_with_mean(&sample, score_from_elo(10.0));
+        let mean: f64 = sample.iter().zip(&p1).map(|(&(a, _), p)| a * p).sum();
+        assert!(close(mean, 0.514_387_2, 1e-7) && close(p1.iter().sum(), 1.0, 1e-9));
+        assert!(
+            close(p1[0], 0.234_578, 1e-6) && close(p1[2], 0.263_352, 1e-6),
+            "{p1:?}"
+        );
+        let llr = sprt.llr_trinomial(SAMPLE);
+        assert!(close(llr, 0.494_041, 1e-5), "{llr}");
+        // The normal approximation (s₁ - s₀)(2μ - s₀ - s₁)/(2σ²/N) = 0.0143872·0.0856128/
+        // 0.00245 = 0.502746 agrees to within 2 %, as it should for 100 games.
+        assert!((llr - 0.502_746).abs() / 0.502_746 < 0.02);
         assert_eq!(sprt.state(0.5), SprtState::Continue);
         assert_eq!(sprt.state(3.0), SprtState::H1);
         assert_eq!(sprt.state(-3.0), SprtState::H0);
@@ -423,32 +487,30 @@ mod tests {
         p.add(Outcome::Win, Outcome::Draw);
         p.add(Outcome::Loss, Outcome::Loss);
         assert_eq!(p, Penta([1, 0, 2, 1, 0]));
-        // Counts [1, 3, 10, 8, 3], 25 pairs, pair scores 0, ¼, ½, ¾, 1:
-        // μ = (0.75 + 5 + 6 + 3)/25 = 0.59;
-        // σ² = (0.3481 + 3·0.1156 + 10·0.0081 + 8·0.0256 + 3·0.1681)/25 = 1.485/25 = 0.0594;
-        // LLR(0, 10) = 0.0143872·(1.18 - 1.0143872)/(2·0.0594/25) = 0.501410.
+        // Counts [1, 3, 10, 8, 3], 25 pairs, p̂ = (0.04, 0.12, 0.4, 0.32, 0.12) on scores
+        // 0, ¼, ½, ¾, 1. θ₀ = 1.258180 gives p₀ = (0.107843, 0.175066, 0.4, 0.243430,
+        // 0.073661) (mean 0.5); θ₁ = 1.098819 gives p₁ = (0.092, 0.169136, 0.406425,
+        // 0.254191, 0.078247) (mean 0.5143872); LLR = 25·Σ p̂ᵢ ln(p₁ᵢ/p₀ᵢ)
+        // = 25·(0.04·(-0.158888) + 0.12·(-0.034460) + 0.4·0.015935 + 0.32·0.043257
+        // + 0.12·0.060397) = 0.424347 (0.42432 from the rounded p).
         let sprt = Sprt::new(0.0, 10.0, 0.05, 0.05).unwrap();
-        assert!(close(
-            sprt.llr_pentanomial(Penta([1, 3, 10, 8, 3])),
-            0.501_410,
-            1e-5
-        ));
-        // Only draws: μ = ½ < (s₀ + s₁)/2, evidence against elo1.
+        let llr = sprt.llr_pentanomial(Penta([1, 3, 10, 8, 3]));
+        assert!(close(llr, 0.424_347, 1e-5), "{llr}");
+        // Only draws: the data fit elo0 better than elo1.
         assert!(sprt.llr_pentanomial(Penta([0, 0, 4, 0, 0])) < 0.0);
         assert_eq!(sprt.llr_pentanomial(Penta::default()), 0.0);
     }
 
     #[test]
-    fn a_sweep_decides_thanks_to_the_regularisation() {
-        // Counts [ε, ε, ε, ε, 2] with ε = 0.001: N = 2.004,
-        // μ = (0.00025 + 0.0005 + 0.00075 + 2)/2.004 = 0.998752,
-        // σ² = ε(0.998752² + 0.748752² + 0.498752² + 0.248752²)/2.004 + 2·0.001248²/2.004
-        //    = 0.001·1.869504/2.004 + 0.00000155 = 0.000934,
-        // LLR = 0.0143872·(1.997505 - 1.0143872)/(2·0.000934/2.004) = 15.18.
+    fn a_sweep_still_has_an_llr_thanks_to_the_regularisation() {
+        // Counts [ε, ε, ε, ε, 2], ε = 0.001, N = 2.004: θ₀ = 1.998000,
+        // p₀ = (0.498920, 0.000997, 0.000499, 0.000333, 0.499252); θ₁ = 1.942059,
+        // p₁ = (0.484501, 0.001026, 0.000513, 0.000342, 0.513617); the WW term dominates:
+        // LLR = 2.004·Σ p̂ᵢ ln(p₁ᵢ/p₀ᵢ) = 0.056792, positive and growing with every sweep.
         let sprt = Sprt::new(0.0, 10.0, 0.05, 0.05).unwrap();
-        let llr = sprt.llr_pentanomial(Penta([0, 0, 0, 0, 2]));
-        assert!(close(llr, 15.18, 0.05), "{llr}");
-        assert_eq!(sprt.state(llr), SprtState::H1);
+        let two = sprt.llr_pentanomial(Penta([0, 0, 0, 0, 2]));
+        assert!(close(two, 0.056_792, 1e-5), "{two}");
+        assert!(sprt.llr_pentanomial(Penta([0, 0, 0, 0, 20])) > two);
     }
 
     #[test]
