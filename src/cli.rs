@@ -38,5 +38,5 @@ pub enum Command {
     /// Speak the Gomocup protocol on stdin/stdout (the default).
     Protocol,
     /// Play a match between two pbrain engines and rate them (the global --seed seeds it).
-    Match(crate::tools::matches::MatchArgs),
+    Match(Box<crate::tools::matches::MatchArgs>),
 }

@@ -33,11 +33,16 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// Runs `pbrain-hoshi match ARGS`, killing it if it outlives the watchdog.
-fn run_match(args: &[&str]) -> (bool, String, String) {
+/// Runs `pbrain-hoshi match` with the whitespace-separated `plain` options and the `more`
+/// arguments (values that hold spaces), killing it if it outlives the watchdog.
+fn run_match(plain: &str, more: &[&str]) -> (bool, String, String) {
+    let args: Vec<&str> = plain
+        .split_whitespace()
+        .chain(more.iter().copied())
+        .collect();
     let mut child = Command::new(HOSHI)
         .arg("match")
-        .args(args)
+        .args(&args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -114,35 +119,22 @@ fn a_clean_match_writes_pgn_and_psq_records_that_agree() {
     let pgn = dir.join("games.pgn");
     let psq_dir = dir.join("psq");
     let openings_file = data("openings-9x9.pos.txt");
-    let (ok, out, err) = run_match(&[
-        "--engine",
-        FAULTY,
-        "--engine",
-        &format!("{FAULTY} --random --seed 7"),
-        "--name",
-        "steady",
-        "--name",
-        "random",
-        "--games",
-        "6",
-        "--repeat",
-        "--size",
-        "9",
-        "--tc",
-        "500/20000",
-        "--tolerance",
-        "500",
-        "--openings",
-        openings_file.to_str().unwrap(),
-        "--openings-format",
-        "pos",
-        "--pgn",
-        pgn.to_str().unwrap(),
-        "--psq",
-        psq_dir.to_str().unwrap(),
-        "--seed",
-        "1",
-    ]);
+    let (ok, out, err) = run_match(
+        "--name steady --name random --games 6 --repeat --size 9 --tc 500/20000 \
+         --tolerance 500 --openings-format pos --seed 1",
+        &[
+            "--engine",
+            FAULTY,
+            "--engine",
+            &format!("{FAULTY} --random --seed 7"),
+            "--openings",
+            openings_file.to_str().unwrap(),
+            "--pgn",
+            pgn.to_str().unwrap(),
+            "--psq",
+            psq_dir.to_str().unwrap(),
+        ],
+    );
     assert!(ok, "{out}{err}");
     assert!(out.contains("6 of 6 games played"), "{out}");
     assert!(
@@ -150,11 +142,8 @@ fn a_clean_match_writes_pgn_and_psq_records_that_agree() {
         "{out}"
     );
     assert!(out.contains("(3 pairs)"), "{out}");
-    assert_eq!(
-        err.lines().filter(|l| l.starts_with('[')).count(),
-        6,
-        "one progress line per game: {err}"
-    );
+    let progress = err.lines().filter(|l| l.starts_with('[')).count();
+    assert_eq!(progress, 6, "one progress line per game: {err}");
 
     let games = parse_pgn(&std::fs::read_to_string(&pgn).unwrap());
     assert_eq!(games.len(), 6);
@@ -175,19 +164,18 @@ fn a_clean_match_writes_pgn_and_psq_records_that_agree() {
         );
         assert_eq!(g.tag("Result"), g.result);
         let round: usize = g.tag("Round").parse().unwrap();
-        // Game 2k+1 and 2k+2 (rounds from 1) share opening k; "steady" is first in odd rounds.
-        let steady_first = round % 2 == 1;
+        // Rounds 2k+1 and 2k+2 share opening k; "steady" moves first in odd rounds.
         assert_eq!(
             g.tag("White"),
-            if steady_first { "steady" } else { "random" }
+            if round % 2 == 1 { "steady" } else { "random" }
         );
 
         let text = std::fs::read_to_string(psq_dir.join(format!("game-{round:04}.psq"))).unwrap();
         let record = psq::parse(&text).unwrap();
         assert_eq!((record.width, record.height), (9, 9));
         assert_eq!(record.trailer, [g.tag("White"), g.tag("Black"), "0"]);
-        let opening = &openings[(round - 1) / 2];
-        assert_eq!(&record.moves[..opening.len()], opening.as_slice());
+        let opening: &[Pos] = &openings[(round - 1) / 2];
+        assert_eq!(&record.moves[..opening.len()], opening);
         // The PSQ replays, under the referee, to the result the PGN recorded.
         let (winner, ending) = referee::replay(9, Rule::Freestyle, &record.moves).unwrap();
         assert!(ending.is_some(), "game {round} replays as unfinished");
@@ -219,30 +207,20 @@ fn every_fault_is_caught_scored_and_reported() {
                 let dir = scratch(fault);
                 let pgn = dir.join("games.pgn");
                 let bad = format!("{FAULTY} --fault {fault} --at 2 --late-ms 2000 --memory-mb 64");
-                let (ok, out, err) = run_match(&[
-                    "--engine",
-                    FAULTY,
-                    "--engine",
-                    &bad,
-                    "--name",
-                    "good",
-                    "--name",
-                    "bad",
-                    "--games",
-                    "2",
-                    "--size",
-                    "9",
-                    "--tc",
-                    "100",
-                    "--tolerance",
-                    "300",
-                    "--max-memory",
-                    "40000000",
-                    "--psq",
-                    dir.to_str().unwrap(),
-                    "--pgn",
-                    pgn.to_str().unwrap(),
-                ]);
+                let (ok, out, err) = run_match(
+                    "--name good --name bad --games 2 --size 9 --tc 100 --tolerance 300 \
+                     --max-memory 40000000",
+                    &[
+                        "--engine",
+                        FAULTY,
+                        "--engine",
+                        &bad,
+                        "--psq",
+                        dir.to_str().unwrap(),
+                        "--pgn",
+                        pgn.to_str().unwrap(),
+                    ],
+                );
                 assert!(ok, "{fault}: {out}{err}");
                 assert!(
                     out.contains("Score of good vs bad: +2 =0 -0"),
@@ -256,9 +234,8 @@ fn every_fault_is_caught_scored_and_reported() {
                 assert!(out.contains("fault 2"), "{fault}: {out}");
                 // A faulted game's record says so, and replays as unfinished.
                 for round in 1..=2 {
-                    let text =
-                        std::fs::read_to_string(dir.join(format!("game-{round:04}.psq"))).unwrap();
-                    let record = psq::parse(&text).unwrap();
+                    let psq_file = dir.join(format!("game-{round:04}.psq"));
+                    let record = psq::parse(&std::fs::read_to_string(psq_file).unwrap()).unwrap();
                     assert_eq!(
                         record.trailer.last().map(String::as_str),
                         Some("1"),
@@ -268,7 +245,7 @@ fn every_fault_is_caught_scored_and_reported() {
                     assert_eq!(winner, None, "{fault}");
                 }
                 let games = parse_pgn(&std::fs::read_to_string(&pgn).unwrap());
-                // "good" is first (1-0 wins) in round 1 and second (0-1) in round 2.
+                // "good" moves first (1-0 is its win) in round 1 and second in round 2.
                 let results: Vec<&str> = games.iter().map(|g| g.result.as_str()).collect();
                 assert_eq!(results, ["1-0", "0-1"], "{fault}");
                 if kind == "timeout" {
@@ -287,93 +264,56 @@ fn every_fault_is_caught_scored_and_reported() {
 #[test]
 fn a_silent_engine_is_killed_in_the_last_game_and_a_deaf_one_after_end() {
     // The fault strikes in the last (only) game; the other engine ignores END.
-    let (ok, out, err) = run_match(&[
-        "--engine",
-        &format!("{FAULTY} --ignore-end"),
-        "--engine",
-        &format!("{FAULTY} --fault hang"),
-        "--name",
-        "deaf",
-        "--name",
-        "silent",
-        "--games",
-        "1",
-        "--size",
-        "9",
-        "--tc",
-        "100",
-        "--tolerance",
-        "100",
-    ]);
+    let (ok, out, err) = run_match(
+        "--name deaf --name silent --games 1 --size 9 --tc 100 --tolerance 100",
+        &[
+            "--engine",
+            &format!("{FAULTY} --ignore-end"),
+            "--engine",
+            &format!("{FAULTY} --fault hang"),
+        ],
+    );
     assert!(ok, "{out}{err}");
     assert!(out.contains("Faults of silent: timeout 1"), "{out}");
 }
 
 #[test]
 fn sprt_stops_a_one_sided_match_early() {
-    let (ok, out, err) = run_match(&[
-        "--engine",
-        FAULTY,
-        "--engine",
-        &format!("{FAULTY} --random --seed 3"),
-        "--name",
-        "steady",
-        "--name",
-        "random",
-        "--games",
-        "40",
-        "--repeat",
-        "--size",
-        "9",
-        "--tc",
-        "500",
-        "--openings",
-        data("renju26_offset.txt").to_str().unwrap(),
-        "--sprt",
-        "0",
-        "10",
-        "0.05",
-        "0.05",
-        "--seed",
-        "2",
-    ]);
+    let (ok, out, err) = run_match(
+        "--name steady --name random --games 60 --repeat --size 9 --tc 500 \
+         --sprt 0 100 0.05 0.05 --seed 2",
+        &[
+            "--engine",
+            FAULTY,
+            "--engine",
+            &format!("{FAULTY} --random --seed 3"),
+            "--openings",
+            data("renju26_offset.txt").to_str().unwrap(),
+        ],
+    );
     assert!(ok, "{out}{err}");
     assert!(out.contains("H1 accepted"), "{out}");
-    assert!(!out.contains("40 of 40 games played"), "{out}");
+    assert!(!out.contains("60 of 60 games played"), "{out}");
 }
 
 #[test]
 fn concurrent_games_are_all_played_and_recorded_once() {
     let dir = scratch("concurrent");
     let pgn = dir.join("games.pgn");
-    let (ok, out, err) = run_match(&[
-        "--engine",
-        FAULTY,
-        "--engine",
-        &format!("{FAULTY} --random --seed 5"),
-        "--games",
-        "3",
-        "--rounds",
-        "2",
-        "--concurrency",
-        "2",
-        "--size",
-        "15",
-        "--rule",
-        "1",
-        "--tc",
-        "500",
-        "--openings",
-        data("renju26_offset.txt").to_str().unwrap(),
-        "--openings-order",
-        "random",
-        "--seed",
-        "9",
-        "--pgn",
-        pgn.to_str().unwrap(),
-        "--option",
-        "2=strength=50",
-    ]);
+    let (ok, out, err) = run_match(
+        "--games 3 --rounds 2 --concurrency 2 --size 15 --rule 1 --tc 500 \
+         --openings-order random --seed 9 --option 2=strength=50",
+        &[
+            "--engine",
+            FAULTY,
+            "--engine",
+            &format!("{FAULTY} --random --seed 5"),
+            "--openings",
+            data("renju26_offset.txt").to_str().unwrap(),
+            "--pgn",
+            pgn.to_str().unwrap(),
+        ],
+    );
     assert!(ok, "{out}{err}");
     assert!(
         out.contains("6 of 6 games played") && out.contains("standard 15x15"),
@@ -389,44 +329,41 @@ fn concurrent_games_are_all_played_and_recorded_once() {
 
 #[test]
 fn bad_command_lines_are_refused_with_a_reason() {
-    let cases: [(&[&str], &str); 4] = [
-        (&["--engine", FAULTY], "exactly twice"),
+    let cases: [(&str, &[&str], &str); 4] = [
+        ("", &["--engine", FAULTY], "exactly twice"),
         (
-            &["--engine", FAULTY, "--engine", FAULTY, "--tc", "fast"],
+            "--tc fast",
+            &["--engine", FAULTY, "--engine", FAULTY],
             "TURN_MS",
         ),
         (
-            &["--engine", FAULTY, "--engine", FAULTY, "--option", "x=y"],
+            "--option x=y",
+            &["--engine", FAULTY, "--engine", FAULTY],
             "NAME=KEY=VALUE",
         ),
-        (&["--engine", FAULTY, "--engine", "'unclosed"], "unclosed"),
+        (
+            "",
+            &["--engine", FAULTY, "--engine", "'unclosed"],
+            "unclosed",
+        ),
     ];
-    for (args, reason) in cases {
-        let (ok, out, err) = run_match(args);
-        assert!(!ok && err.contains(reason), "{args:?}: {out}{err}");
+    for (plain, more, reason) in cases {
+        let (ok, out, err) = run_match(plain, more);
+        assert!(!ok && err.contains(reason), "{plain} {more:?}: {out}{err}");
     }
 }
 
 #[test]
 fn two_hoshi_levels_play_a_match() {
-    let (ok, out, err) = run_match(&[
-        "--engine",
-        &format!("{HOSHI} --level easy"),
-        "--engine",
-        &format!("{HOSHI} --level normal"),
-        "--name",
-        "easy",
-        "--name",
-        "normal",
-        "--games",
-        "2",
-        "--size",
-        "15",
-        "--tc",
-        "300",
-        "--seed",
-        "4",
-    ]);
+    let (ok, out, err) = run_match(
+        "--name easy --name normal --games 2 --size 15 --tc 300 --seed 4",
+        &[
+            "--engine",
+            &format!("{HOSHI} --level easy"),
+            "--engine",
+            &format!("{HOSHI} --level normal"),
+        ],
+    );
     assert!(ok, "{out}{err}");
     assert!(out.contains("2 of 2 games played"), "{out}");
     assert!(
@@ -434,7 +371,3 @@ fn two_hoshi_levels_play_a_match() {
         "{out}"
     );
 }
-
-/// Keeps `Pos` in use for readers of the openings above (a compile-time check that the
-/// opening type is the board's cell type).
-const _: fn(&[Pos]) = |_| {};

@@ -205,12 +205,12 @@ fn main() -> ExitCode {
             }
             "INFO" => {
                 let mut kv = arg.split_whitespace();
-                if let (Some(k), Some(v)) = (kv.next(), kv.next()) {
-                    if k.eq_ignore_ascii_case("rule") {
-                        rule = v.parse().ok().and_then(Rule::from_code).unwrap_or(rule);
-                        if let Some(g) = game.as_mut() {
-                            g.rule = rule;
-                        }
+                if let (Some(k), Some(v)) = (kv.next(), kv.next())
+                    && k.eq_ignore_ascii_case("rule")
+                {
+                    rule = v.parse().ok().and_then(Rule::from_code).unwrap_or(rule);
+                    if let Some(g) = game.as_mut() {
+                        g.rule = rule;
                     }
                 }
                 None
@@ -258,10 +258,10 @@ fn main() -> ExitCode {
             "END" => return ExitCode::SUCCESS,
             _ => Some(format!("UNKNOWN {cmd}")),
         };
-        if let Some(reply) = reply {
-            if writeln!(out, "{reply}").and_then(|()| out.flush()).is_err() {
-                break;
-            }
+        if let Some(reply) = reply
+            && writeln!(out, "{reply}").and_then(|()| out.flush()).is_err()
+        {
+            break;
         }
     }
     ExitCode::SUCCESS

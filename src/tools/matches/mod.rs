@@ -205,7 +205,7 @@ impl Plan {
             0 => &[][..],
             n => self.openings.get(slot % n).map_or(&[][..], Vec::as_slice),
         };
-        (i % 2 == 0, opening)
+        (i.is_multiple_of(2), opening)
     }
 }
 
