@@ -80,11 +80,18 @@ impl Player {
     fn start_game(&mut self, s: &Settings) -> Result<(), Fault> {
         if self.engine.is_none() {
             self.engine = Some(Engine::spawn(&self.spec, s.max_memory)?);
+            // An engine that ignores ABOUT may still play: only a dead one faults here.
             let about = self.with(|e| {
                 e.send("ABOUT")?;
-                e.recv(Instant::now() + s.handshake())
+                match e.recv(Instant::now() + s.handshake()) {
+                    Ok(line) => Ok(Some(line)),
+                    Err(f) if f.kind == FaultKind::Timeout => Ok(None),
+                    Err(f) => Err(f),
+                }
             })?;
-            self.about.get_or_insert(about);
+            if self.about.is_none() {
+                self.about = about;
+            }
         }
         let mut info = vec![
             format!("INFO timeout_turn {}", s.turn_ms),
