@@ -97,7 +97,6 @@ mod tests {
     fn a_game_is_written_with_tags_and_its_result() {
         let game = Game {
             moves: Vec::new(),
-            opening_len: 0,
             winner: Some(Color::White),
             ending: Ending::FullBoard,
         };

@@ -195,7 +195,6 @@ pub struct Game {
     /// Every stone in play order, the opening first. A foul's move is included; a faulty
     /// move is not (it never reached the board).
     pub moves: Vec<Move>,
-    pub opening_len: usize,
     pub winner: Option<Color>,
     pub ending: Ending,
 }
@@ -205,7 +204,6 @@ pub fn play(players: [&mut Player; 2], settings: &Settings, opening: &[Pos]) -> 
     let [black, white] = players;
     let mut game = Game {
         moves: opening.iter().map(|&pos| Move { pos, ms: 0 }).collect(),
-        opening_len: opening.len(),
         winner: None,
         ending: Ending::FullBoard,
     };
