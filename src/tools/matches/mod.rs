@@ -582,6 +582,57 @@ mod tests {
         assert!(parse_tc("1000/").is_err());
     }
 
+    #[derive(clap::Parser)]
+    struct Wrapper {
+        #[command(flatten)]
+        args: MatchArgs,
+    }
+
+    fn plan(line: &str) -> Result<Plan, String> {
+        use clap::Parser;
+        let argv = std::iter::once("match").chain(line.split_whitespace());
+        let w = Wrapper::try_parse_from(argv).map_err(|e| e.to_string())?;
+        Plan::new(&w.args, 5)
+    }
+
+    #[test]
+    fn options_reach_the_engine_they_name() {
+        let p = plan(
+            "--engine a --engine b --name x --option x=hash=64 --option 2=t=1 --option b=k=v=w",
+        )
+        .unwrap();
+        assert_eq!(p.specs[0].options, [("hash".to_owned(), "64".to_owned())]);
+        assert_eq!(
+            p.specs[1].options,
+            [
+                ("t".to_owned(), "1".to_owned()),
+                ("k".to_owned(), "v=w".to_owned())
+            ]
+        );
+        assert!(plan("--engine a --engine b --option c=k=v").is_err());
+    }
+
+    #[test]
+    fn equal_default_names_are_told_apart_but_equal_given_names_are_refused() {
+        let p = plan("--engine e --engine e").unwrap();
+        assert_eq!(
+            [p.specs[0].name.as_str(), p.specs[1].name.as_str()],
+            ["e", "e #2"]
+        );
+        assert!(plan("--engine e --engine f --name n --name n").is_err());
+    }
+
+    #[test]
+    fn repeat_pairs_games_on_one_opening_with_colours_swapped() {
+        let mut p = plan("--engine a --engine b --repeat --games 4").unwrap();
+        p.openings = vec![vec![Pos::new(7, 7)], vec![Pos::new(1, 1)]];
+        let first = |i: usize| p.game(i).1.first().copied();
+        assert_eq!([p.game(0).0, p.game(1).0, p.game(2).0], [true, false, true]);
+        assert_eq!(first(0), first(1));
+        assert_ne!(first(1), first(2));
+        assert_eq!(first(4), first(0));
+    }
+
     #[test]
     fn default_names_drop_the_directory() {
         let argv: Vec<String> = ["/x/y/pbrain-a.exe", "--level", "easy"]
