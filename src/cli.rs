@@ -20,6 +20,7 @@ pub struct Cli {
     pub level: Option<Level>,
 
     /// Seed for the random choices of the easy level; a fresh seed per game when absent.
+    /// For `match`: the seed of the random opening order.
     #[arg(long, global = true, value_name = "N")]
     pub seed: Option<u64>,
 
