@@ -5,11 +5,14 @@
 //! the child, so no path leaves an engine running behind the runner.
 
 use std::fmt;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::thread;
 use std::time::{Duration, Instant};
+
+/// The longest line read in one piece (Piskvork's buffer is 8000 bytes).
+const MAX_LINE: u64 = 64 * 1024;
 
 /// How often the resident memory is sampled while an engine is on move.
 const MEMORY_SAMPLE: Duration = Duration::from_millis(20);
@@ -129,7 +132,9 @@ impl Engine {
             let mut buf = Vec::new();
             loop {
                 buf.clear();
-                match reader.read_until(b'\n', &mut buf) {
+                // A line without end must not exhaust the runner's memory: cut it into
+                // pieces, none of which is a valid answer.
+                match (&mut reader).take(MAX_LINE).read_until(b'\n', &mut buf) {
                     Ok(0) | Err(_) => break,
                     Ok(_) => {
                         let line = String::from_utf8_lossy(&buf);
