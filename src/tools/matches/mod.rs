@@ -426,10 +426,6 @@ pub fn run(args: &MatchArgs, seed: Option<u64>) -> Result<(), String> {
         }
         abouts
     });
-    if let Some(w) = pgn.as_mut() {
-        w.flush()
-            .map_err(|e| format!("cannot write the PGN: {e}"))?;
-    }
     print!("{}", summary(&plan, &tally, &abouts));
     io_error.map_or(Ok(()), Err)
 }
@@ -445,7 +441,9 @@ fn write_records(
     let [a, b] = &plan.specs;
     let (first, second) = if a_black { (a, b) } else { (b, a) };
     if let Some(w) = pgn {
+        // Flushed per game, so an interrupted run keeps what it played.
         pgn::write_game(w, i + 1, &first.name, &second.name, game)
+            .and_then(|()| w.flush())
             .map_err(|e| format!("cannot write the PGN: {e}"))?;
     }
     if let Some(dir) = &args.psq {
