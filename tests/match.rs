@@ -186,6 +186,7 @@ fn a_clean_match_writes_pgn_and_psq_records_that_agree() {
         };
         assert_eq!(token, g.result, "game {round}");
     }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -251,6 +252,7 @@ fn every_fault_is_caught_scored_and_reported() {
                 if kind == "timeout" {
                     assert!(games.iter().all(|g| g.tag("Termination") == "time forfeit"));
                 }
+                let _ = std::fs::remove_dir_all(&dir);
             })
         })
         .collect();
@@ -325,6 +327,7 @@ fn concurrent_games_are_all_played_and_recorded_once() {
         .collect();
     rounds.sort_unstable();
     assert_eq!(rounds, [1, 2, 3, 4, 5, 6]);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
