@@ -20,6 +20,7 @@ pub struct Cli {
     pub level: Option<Level>,
 
     /// Seed for the random choices of the easy level; a fresh seed per game when absent.
+    /// For `match`: the seed of the random opening order.
     #[arg(long, global = true, value_name = "N")]
     pub seed: Option<u64>,
 
@@ -37,4 +38,6 @@ pub struct Cli {
 pub enum Command {
     /// Speak the Gomocup protocol on stdin/stdout (the default).
     Protocol,
+    /// Play a match between two pbrain engines and rate them (the global --seed seeds it).
+    Match(Box<crate::tools::matches::MatchArgs>),
 }

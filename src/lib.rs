@@ -14,3 +14,4 @@ pub mod protocol;
 pub mod rng;
 pub mod rules;
 pub mod timeman;
+pub mod tools;

@@ -33,5 +33,12 @@ fn main() -> ExitCode {
             });
             ExitCode::SUCCESS
         }
+        Some(Command::Match(args)) => match hoshi::tools::matches::run(&args, cli.seed) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("pbrain-hoshi match: {e}");
+                ExitCode::from(2)
+            }
+        },
     }
 }
