@@ -10,6 +10,7 @@ pub mod cli;
 pub mod levels;
 pub mod limits;
 pub mod logging;
+pub mod pattern;
 pub mod protocol;
 pub mod rng;
 pub mod rules;

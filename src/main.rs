@@ -27,7 +27,10 @@ fn main() -> ExitCode {
                 .level
                 .or_else(|| Level::from_exe_name(&exe))
                 .unwrap_or(Level::DEFAULT);
-            protocol::run(protocol::Options { level, seed: cli.seed });
+            protocol::run(protocol::Options {
+                level,
+                seed: cli.seed,
+            });
             ExitCode::SUCCESS
         }
     }
