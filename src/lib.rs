@@ -14,3 +14,4 @@ pub mod pattern;
 pub mod protocol;
 pub mod rng;
 pub mod rules;
+pub mod search;

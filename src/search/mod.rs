@@ -1,0 +1,3 @@
+//! The full-strength search.
+
+pub mod vcf;
