@@ -37,4 +37,10 @@ pub struct Cli {
 pub enum Command {
     /// Speak the Gomocup protocol on stdin/stdout (the default).
     Protocol,
+    /// Search fixed positions to a fixed depth and print nodes, time and speed.
+    Bench {
+        /// Depth of every search.
+        #[arg(long, default_value_t = crate::bench::DEFAULT_DEPTH)]
+        depth: u32,
+    },
 }

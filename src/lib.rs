@@ -5,8 +5,10 @@
 //! typed commands, applies them to a session and writes the replies. Nothing below
 //! `protocol` knows a protocol word.
 
+pub mod bench;
 pub mod board;
 pub mod cli;
+pub mod eval;
 pub mod levels;
 pub mod limits;
 pub mod logging;
