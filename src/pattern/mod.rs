@@ -355,14 +355,23 @@ impl PatternBoard {
     /// Recomputes one direction of an empty cell (and its threats), keeping the counts.
     fn refresh_dir(&mut self, q: usize, dir: usize) {
         let key = self.d.keys[q][dir];
-        self.uncount(q);
         let info = &mut self.d.info[q];
+        let counts = &mut self.d.counts;
         for color in Color::BOTH {
             let c = color as usize;
-            info.pats[c][dir] = self.tables.pattern(color, key);
-            info.threat[c] = Threat::of(info.pats[c]);
+            let (old, new) = (info.pats[c][dir], self.tables.pattern(color, key));
+            if old == new {
+                // Same line pattern, same combined threat.
+                continue;
+            }
+            info.pats[c][dir] = new;
+            counts.pats[c][old as usize] -= 1;
+            counts.pats[c][new as usize] += 1;
+            let threat = self.tables.threat(info.pats[c]);
+            counts.threats[c][info.threat[c] as usize] -= 1;
+            counts.threats[c][threat as usize] += 1;
+            info.threat[c] = threat;
         }
-        self.count(q);
     }
 
     /// Recomputes every direction of a cell that just became empty and counts it.
@@ -375,7 +384,7 @@ impl PatternBoard {
         let pats = Color::BOTH.map(|c| std::array::from_fn(|d| self.tables.pattern(c, keys[d])));
         CellInfo {
             pats,
-            threat: pats.map(Threat::of),
+            threat: pats.map(|p| self.tables.threat(p)),
         }
     }
 

@@ -137,6 +137,23 @@ pub enum Threat {
     Five,
 }
 
+/// Every threat, in code order.
+const THREATS: [Threat; Threat::COUNT] = [
+    Threat::None,
+    Threat::Flex2,
+    Threat::Block3,
+    Threat::Flex2x2,
+    Threat::Block3Plus,
+    Threat::Flex3,
+    Threat::Flex3Plus,
+    Threat::Flex3x2,
+    Threat::Block4,
+    Threat::Block4Plus,
+    Threat::Block4Flex3,
+    Threat::Flex4,
+    Threat::Five,
+];
+
 impl Threat {
     /// Number of threat classes.
     pub const COUNT: usize = 13;
@@ -150,16 +167,19 @@ impl Threat {
     /// Combines the four line patterns of one cell and colour.
     #[must_use]
     pub fn of(pats: [Pattern; 4]) -> Threat {
-        let n = |p: Pattern| pats.iter().filter(|&&q| q == p).count();
+        let mut n = [0u8; Pattern::COUNT];
+        for p in pats {
+            n[p as usize] += 1;
+        }
         let (b4, f3, b3, f2) = (
-            n(Pattern::Block4),
-            n(Pattern::Flex3),
-            n(Pattern::Block3),
-            n(Pattern::Flex2),
+            n[Pattern::Block4 as usize],
+            n[Pattern::Flex3 as usize],
+            n[Pattern::Block3 as usize],
+            n[Pattern::Flex2 as usize],
         );
-        if n(Pattern::Five) > 0 {
+        if n[Pattern::Five as usize] > 0 {
             Threat::Five
-        } else if n(Pattern::Flex4) > 0 || b4 >= 2 {
+        } else if n[Pattern::Flex4 as usize] > 0 || b4 >= 2 {
             Threat::Flex4
         } else if b4 == 1 {
             if f3 > 0 {
@@ -191,9 +211,11 @@ impl Threat {
     }
 }
 
-/// The pattern tables of one rule: for each colour, line key to pattern code.
+/// The pattern tables of one rule: for each colour, line key to pattern code; and the
+/// combined threat of every four patterns (the same for all rules, kept here to be near).
 pub struct Tables {
     by_color: [Vec<u8>; 2],
+    threats: Vec<u8>,
 }
 
 impl Tables {
@@ -210,7 +232,28 @@ impl Tables {
         };
         CELLS[i].get_or_init(|| Tables {
             by_color: Color::BOTH.map(|c| build(rule, c)),
+            threats: (0..Pattern::COUNT.pow(4))
+                .map(|mut k| {
+                    let pats = std::array::from_fn(|_| {
+                        let p = Pattern::ALL[k % Pattern::COUNT];
+                        k /= Pattern::COUNT;
+                        p
+                    });
+                    Threat::of(pats) as u8
+                })
+                .collect(),
         })
+    }
+
+    /// [`Threat::of`] by table lookup.
+    #[inline]
+    #[must_use]
+    pub fn threat(&self, pats: [Pattern; 4]) -> Threat {
+        let k = pats
+            .iter()
+            .rev()
+            .fold(0, |k, &p| k * Pattern::COUNT + p as usize);
+        THREATS[usize::from(self.threats[k])]
     }
 
     /// The pattern a stone of `color` makes in the line `key`.
@@ -403,5 +446,12 @@ mod tests {
         );
         assert_eq!(Threat::of([P::Dead; 4]), Threat::None);
         assert!(Threat::Block4.is_four() && !Threat::Flex3x2.is_four());
+        let t = Tables::get(Rule::Freestyle);
+        for pats in [
+            [P::Block4, P::Flex3, P::Dead, P::Flex2],
+            [P::Dead, P::Flex2, P::Flex3, P::Flex3],
+        ] {
+            assert_eq!(t.threat(pats), Threat::of(pats));
+        }
     }
 }

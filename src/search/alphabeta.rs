@@ -28,6 +28,11 @@ const CHECK_EVERY: u64 = 1024;
 const LEAF_VCF_MOVES: u8 = 6;
 const LEAF_VCF_NODES: u64 = 200;
 
+/// How many moves a non-PV quiet node searches before pruning the rest.
+fn late_move_limit(depth: i32) -> usize {
+    (4 + 2 * depth * depth) as usize
+}
+
 /// Converts a score relative to the node at `ply` into one relative to the root, and back.
 fn score_to_tt(score: i32, ply: usize) -> i32 {
     let ply = ply as i32;
@@ -193,19 +198,19 @@ impl<'a> Tree<'a> {
         for (n, s) in ordered.iter().enumerate() {
             let mv = s.mv;
             let forcing = self.pb.threat(mv, side).is_four();
+            let quiet = kind == Kind::Quiet && !forcing && !self.heuristics.is_killer(mv, ply);
+            // Move-count pruning: far down a non-PV list, quiet moves rarely matter.
+            if quiet && !pv_node && n >= late_move_limit(depth) && best > -WIN_MIN {
+                break;
+            }
             // A forced reply costs no depth: the tree follows the forcing line.
             let new_depth = if kind == Kind::Block {
                 depth
             } else {
                 depth - 1
             };
-            let reduction = if n >= 3
-                && depth >= 3
-                && kind == Kind::Quiet
-                && !forcing
-                && !self.heuristics.is_killer(mv, ply)
-            {
-                1 + i32::from(n >= 12)
+            let reduction = if quiet && n >= 2 && depth >= 3 {
+                1 + i32::from(n >= 8) + i32::from(!pv_node && n >= 16)
             } else {
                 0
             };
