@@ -48,8 +48,9 @@ fn winning_cells(rule: Rule, b: &Board, color: Color) -> Vec<Pos> {
         .collect()
 }
 
-/// Replays `line` and checks each attacker move is legal and a four (the last a five),
-/// and each defender move is the only block, with no defender five on the way.
+/// Replays `line` and checks each attacker move is legal and a four (the last a five, or a
+/// four that cannot be blocked), and each defender move is the only block, with no
+/// defender five on the way.
 fn check_forced_win(rule: Rule, mut b: Board, att: Color, line: &[Pos]) -> Result<(), String> {
     let def = att.opponent();
     for (k, pair) in line.chunks(2).enumerate() {
@@ -73,8 +74,19 @@ fn check_forced_win(rule: Rule, mut b: Board, att: Color, line: &[Pos]) -> Resul
         }
         b.place(m, att).unwrap();
         let threats = winning_cells(rule, &b, att);
+        let blockable: Vec<Pos> = threats
+            .iter()
+            .copied()
+            .filter(|&t| rule.is_legal(&b, t, def))
+            .collect();
         let Some(&reply) = pair.get(1) else {
-            return Err(format!("line ends at {m} without a five"));
+            // A line may stop at a four the defender cannot block: two five points, or
+            // (renju) a block on black's forbidden point.
+            return if threats.len() >= 2 || (!threats.is_empty() && blockable.is_empty()) {
+                Ok(())
+            } else {
+                Err(format!("line ends at {m} without a five"))
+            };
         };
         match threats.as_slice() {
             [] => return Err(format!("attacker move {k} at {m} is not a four")),

@@ -66,6 +66,7 @@ pub struct Tree<'a> {
     pub stop: &'a AtomicBool,
     pub heuristics: Heuristics,
     pub nodes: u64,
+    next_check: u64,
     pub aborted: bool,
     /// Principal variations per ply (triangular).
     pub pv: Vec<Vec<Idx>>,
@@ -93,6 +94,7 @@ impl<'a> Tree<'a> {
             stop,
             heuristics: Heuristics::new(cells, MAX_PLY + 1),
             nodes: 0,
+            next_check: CHECK_EVERY,
             aborted: false,
             pv: vec![Vec::new(); MAX_PLY + 1],
             gen_buf: vec![Vec::new(); MAX_PLY + 1],
@@ -110,10 +112,12 @@ impl<'a> Tree<'a> {
         if self.aborted {
             return true;
         }
-        if self.limits.max_nodes.is_some_and(|n| self.nodes >= n)
-            || (self.nodes.is_multiple_of(CHECK_EVERY) && self.limits.should_stop(self.stop))
-        {
+        if self.limits.max_nodes.is_some_and(|n| self.nodes >= n) {
             self.aborted = true;
+        } else if self.nodes >= self.next_check {
+            // Leaf VCF probes add nodes in bulk, so a threshold, not a multiple.
+            self.next_check = self.nodes + CHECK_EVERY;
+            self.aborted = self.limits.should_stop(self.stop);
         }
         self.aborted
     }
