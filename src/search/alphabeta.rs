@@ -207,12 +207,11 @@ impl<'a> Tree<'a> {
             if quiet && !pv_node && n >= late_move_limit(depth) && best > -WIN_MIN {
                 break;
             }
-            // A forced reply costs no depth: the tree follows the forcing line.
-            let new_depth = if kind == Kind::Block {
-                depth
-            } else {
-                depth - 1
-            };
+            // Forced replies (a block, a defence against an open three) cost no depth: the
+            // attacker's threat sequence is followed to its end. A counter-four is an
+            // attack of its own and pays, or chains of them would never end.
+            let forced = kind == Kind::Block || (kind == Kind::Defend && !forcing);
+            let new_depth = if forced { depth } else { depth - 1 };
             let reduction = if quiet && n >= 2 && depth >= 3 {
                 1 + i32::from(n >= 8) + i32::from(!pv_node && n >= 16)
             } else {

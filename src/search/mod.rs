@@ -103,6 +103,8 @@ pub struct Searcher {
     tt: Tt,
     vcf: Vcf,
     weights: Weights,
+    /// The rule of the previous search: what was learnt under another rule is dropped.
+    rule: Option<Rule>,
 }
 
 impl Searcher {
@@ -113,6 +115,7 @@ impl Searcher {
             tt: Tt::new(tt_bytes),
             vcf: Vcf::new(),
             weights: Weights::default(),
+            rule: None,
         }
     }
 
@@ -145,6 +148,9 @@ impl Searcher {
         stop: &AtomicBool,
     ) -> SearchResult {
         let start = Instant::now();
+        if self.rule.replace(rule).is_some_and(|r| r != rule) {
+            self.clear();
+        }
         self.tt.new_search();
         let mut pb = PatternBoard::new(board, rule);
         let fallback = fallback_move(&pb, me);

@@ -51,9 +51,12 @@ impl Tt {
         self.slots.len() * ENTRY_BYTES
     }
 
-    /// Forgets every entry.
+    /// Forgets every entry. The table is reallocated rather than overwritten: zeroed
+    /// memory comes lazily from the system, so clearing a large table costs no time now.
     pub fn clear(&mut self) {
-        self.slots.fill([0; 2]);
+        let n = self.slots.len();
+        self.slots = Vec::new();
+        self.slots = vec![[0; 2]; n];
         self.generation = 1;
     }
 
