@@ -268,15 +268,14 @@ impl<'a> Tree<'a> {
 
     /// The horizon: a short VCF probe for the side to move, else the static evaluation.
     fn leaf(&mut self, side: Color, ply: usize, must_block: bool) -> i32 {
-        if !must_block && self.pb.threat_count_at_least(side, Threat::Block4) > 0 {
+        // A VCF needs a four followed by another: two fours, or one with more behind it.
+        let promising = self.pb.threat_count_at_least(side, Threat::Block4Plus) > 0
+            || self.pb.threat_count_at_least(side, Threat::Block4) >= 2;
+        if !must_block && promising {
             let before = self.vcf.nodes();
-            let found = self.vcf.solve(
-                &mut self.pb,
-                side,
-                LEAF_VCF_MOVES,
-                LEAF_VCF_NODES,
-                &mut || false,
-            );
+            let found = self
+                .vcf
+                .probe(&mut self.pb, side, LEAF_VCF_MOVES, LEAF_VCF_NODES);
             self.nodes += self.vcf.nodes() - before;
             if let Some(line) = found {
                 return WIN - ply as i32 - line.len() as i32;

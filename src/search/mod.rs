@@ -30,8 +30,10 @@ use vcf::Vcf;
 pub const DEFAULT_TT_BYTES: usize = 64 << 20;
 /// Attacker moves the root VCF solver may look ahead.
 const ROOT_VCF_MOVES: u8 = 40;
-/// Nodes the root VCF solver may spend (it also stops at the soft deadline).
+/// Nodes the root VCF solver may spend.
 const ROOT_VCF_NODES: u64 = 300_000;
+/// The root VCF solver stops after this fraction of the time to the soft deadline.
+const ROOT_VCF_TIME_SHARE: u32 = 4;
 /// Half-width of the first aspiration window.
 const ASPIRATION: i32 = 40;
 
@@ -188,9 +190,13 @@ impl Searcher {
         let budget = limits
             .max_nodes
             .map_or(ROOT_VCF_NODES, |n| n.min(ROOT_VCF_NODES) / 2);
-        let mut vcf_stop = || {
-            limits.should_stop(stop) || limits.soft_deadline.is_some_and(|d| Instant::now() >= d)
-        };
+        // A share of the time, so that a fruitless solve leaves the search its iterations.
+        let vcf_deadline = limits
+            .soft_deadline
+            .or(limits.deadline)
+            .map(|d| start + d.saturating_duration_since(start) / ROOT_VCF_TIME_SHARE);
+        let mut vcf_stop =
+            || limits.should_stop(stop) || vcf_deadline.is_some_and(|d| Instant::now() >= d);
         let line = self
             .vcf
             .solve(&mut pb, me, ROOT_VCF_MOVES, budget, &mut vcf_stop);
@@ -330,6 +336,24 @@ mod tests {
             &stop,
         );
         assert_eq!(r.best, Pos::new(7, 7));
+    }
+
+    #[test]
+    fn black_never_answers_a_renju_foul() {
+        // (7, 7) makes two open threes for black: forbidden once renju fouls are judged,
+        // and the most tempting cell on the board.
+        let b = board_with(
+            &[(5, 7), (6, 7), (7, 5), (7, 6)],
+            &[(0, 0), (14, 0), (0, 14), (14, 14)],
+        );
+        let stop = AtomicBool::new(false);
+        for d in [1, 3] {
+            let r = Searcher::new(1 << 20).think(&b, Rule::Renju, Color::Black, &depth(d), &stop);
+            assert!(Rule::Renju.is_legal(&b, r.best, Color::Black), "{r}");
+        }
+        let stopped = AtomicBool::new(true);
+        let r = Searcher::new(1 << 20).think(&b, Rule::Renju, Color::Black, &depth(3), &stopped);
+        assert!(Rule::Renju.is_legal(&b, r.best, Color::Black), "{r}");
     }
 
     #[test]

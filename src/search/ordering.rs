@@ -8,6 +8,7 @@
 
 use crate::board::Color;
 use crate::pattern::{Idx, Pattern, PatternBoard, Threat};
+use crate::rules::Rule;
 
 /// The urgency of a threat, for ordering.
 const THREAT_VALUE: [i32; Threat::COUNT] = [
@@ -59,10 +60,13 @@ pub fn static_score(pb: &PatternBoard, mv: Idx, side: Color) -> i32 {
 /// Whether `color` has a legal move making an open four or two fours.
 #[must_use]
 pub fn has_flex4(pb: &PatternBoard, color: Color) -> bool {
-    pb.counts().threats[color as usize][Threat::Flex4 as usize] > 0
-        && pb.all_cells().any(|i| {
-            pb.is_empty(i) && pb.threat(i, color) == Threat::Flex4 && pb.is_legal(i, color)
-        })
+    let any = pb.counts().threats[color as usize][Threat::Flex4 as usize] > 0;
+    // Only renju's black can have such a cell and not be allowed to play it.
+    if !any || color == Color::White || pb.rule() != Rule::Renju {
+        return any;
+    }
+    pb.all_cells()
+        .any(|i| pb.is_empty(i) && pb.threat(i, color) == Threat::Flex4 && !pb.is_foul(i))
 }
 
 /// The first empty cell (row-major) where `color` would make five.
@@ -179,7 +183,6 @@ impl Heuristics {
 mod tests {
     use super::*;
     use crate::board::{Board, Pos};
-    use crate::rules::Rule;
 
     fn pb(black: &[(u8, u8)], white: &[(u8, u8)]) -> PatternBoard {
         let mut b = Board::new(15, 15).unwrap();

@@ -80,6 +80,23 @@ impl Vcf {
         None
     }
 
+    /// A quick look for a VCF of at most `max_moves` attacker moves within `node_budget`
+    /// nodes, without deepening: for the search's leaves, where most probes fail and a
+    /// found line need not be the shortest.
+    pub fn probe(
+        &mut self,
+        pb: &mut PatternBoard,
+        attacker: Color,
+        max_moves: u8,
+        node_budget: u64,
+    ) -> Option<Vec<Idx>> {
+        self.node_limit = self.nodes.saturating_add(node_budget);
+        self.aborted = false;
+        let mut line = Vec::new();
+        self.attack(pb, attacker, max_moves, &mut line, &mut || false)
+            .then_some(line)
+    }
+
     /// Whether the last `solve` stopped on its node budget or the stop check.
     #[must_use]
     pub fn aborted(&self) -> bool {
