@@ -40,4 +40,10 @@ pub enum Command {
     Protocol,
     /// Play a match between two pbrain engines and rate them (the global --seed seeds it).
     Match(Box<crate::tools::matches::MatchArgs>),
+    /// Search fixed positions to a fixed depth and print nodes, time and speed.
+    Bench {
+        /// Depth of every search.
+        #[arg(long, default_value_t = crate::bench::DEFAULT_DEPTH)]
+        depth: u32,
+    },
 }

@@ -6,7 +6,7 @@ use clap::Parser;
 
 use hoshi::cli::{Cli, Command};
 use hoshi::levels::Level;
-use hoshi::{logging, protocol};
+use hoshi::{bench, logging, protocol};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -40,5 +40,32 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Some(Command::Bench { depth }) => run_bench(depth),
     }
+}
+
+fn run_bench(depth: u32) -> ExitCode {
+    let start = std::time::Instant::now();
+    let mut total = 0u64;
+    let outcome = bench::run(depth, &mut |o| {
+        total += o.nodes;
+        println!(
+            "{:<10} nodes {:>10} best {:>5} time {:>6} ms",
+            o.rule.to_string(),
+            o.nodes,
+            o.best.to_string(),
+            o.elapsed.as_millis()
+        );
+    });
+    if let Err(e) = outcome {
+        eprintln!("pbrain-hoshi: bench position: {e}");
+        return ExitCode::FAILURE;
+    }
+    let elapsed = start.elapsed();
+    let nps = u128::from(total) * 1000 / elapsed.as_millis().max(1);
+    println!(
+        "depth {depth}: {total} nodes, {} ms, {nps} nodes/s",
+        elapsed.as_millis()
+    );
+    ExitCode::SUCCESS
 }

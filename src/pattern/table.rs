@@ -1,0 +1,457 @@
+//! Line patterns and combined threats, and the tables that name them.
+//!
+//! A cell's view of one line is the ten cells within five steps on either side (the cell
+//! itself is left out: it is the one being considered). Each holds 2 bits (empty, black,
+//! white, wall), so a line key has 20 bits and one table per rule and colour maps every key
+//! to the [`Pattern`] a stone of that colour on the cell would make. Five steps, not four,
+//! because an exact-five rule must see the sixth cell that turns a five into an overline,
+//! and caro must see the stones that block a five at both ends.
+//!
+//! The tables are built once per rule by memoised recursion on the definition: a five wins
+//! under the rule; a four has cells that complete a five through the centre (two or more
+//! cannot all be blocked: an open four); a three is one move from a four, and so on down.
+
+use std::sync::OnceLock;
+
+use crate::board::Color;
+use crate::rules::Rule;
+
+/// Cell codes inside line keys and the padded board.
+pub const EMPTY: u8 = 0;
+pub const WALL: u8 = 3;
+
+/// The code of a stone of `color`.
+#[must_use]
+pub const fn stone(color: Color) -> u8 {
+    match color {
+        Color::Black => 1,
+        Color::White => 2,
+    }
+}
+
+/// How far a line key reaches on each side of its cell.
+pub const HALF: usize = 5;
+/// Bits in a line key.
+pub const KEY_BITS: u32 = 4 * HALF as u32;
+
+/// The 2-bit slot in a line key of the cell `offset` steps away (`offset` in ±1..=±5).
+#[must_use]
+pub const fn slot(offset: i32) -> u32 {
+    if offset < 0 {
+        (offset + HALF as i32) as u32
+    } else {
+        (offset + HALF as i32 - 1) as u32
+    }
+}
+
+/// What a stone of one colour on a cell makes along one line, weakest first. In the shapes
+/// `X` is the stone, `_` an empty cell, `O` an opponent stone or the wall.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum Pattern {
+    /// Nothing can become five here: `OXX_XO`.
+    Dead,
+    /// A line longer than five that does not win under the rule: `XXX_XX` filled.
+    Overline,
+    /// One stone from a blocked two: `OX____`.
+    Block1,
+    /// One stone from an open two: `__X___`.
+    Flex1,
+    /// Two from a blocked three: `OXX___`.
+    Block2,
+    /// Two from an open three: `__XX__`.
+    Flex2,
+    /// One move from a blocked four: `OXXX__`.
+    Block3,
+    /// One move from an open four (an open three): `__XXX_`.
+    Flex3,
+    /// One move from five, with one completing cell: `OXXXX_`.
+    Block4,
+    /// Two or more completing cells (an open four, or a four twice in one line).
+    Flex4,
+    /// Wins under the rule.
+    Five,
+}
+
+impl Pattern {
+    /// Every pattern, in code order.
+    pub const ALL: [Pattern; 11] = [
+        Pattern::Dead,
+        Pattern::Overline,
+        Pattern::Block1,
+        Pattern::Flex1,
+        Pattern::Block2,
+        Pattern::Flex2,
+        Pattern::Block3,
+        Pattern::Flex3,
+        Pattern::Block4,
+        Pattern::Flex4,
+        Pattern::Five,
+    ];
+    /// Number of patterns.
+    pub const COUNT: usize = Pattern::ALL.len();
+
+    /// The pattern one move weaker: what a line is when one of its moves makes `self`.
+    fn one_before(self) -> Pattern {
+        match self {
+            Pattern::Flex4 => Pattern::Flex3,
+            Pattern::Block4 => Pattern::Block3,
+            Pattern::Flex3 => Pattern::Flex2,
+            Pattern::Block3 => Pattern::Block2,
+            Pattern::Flex2 => Pattern::Flex1,
+            Pattern::Block2 => Pattern::Block1,
+            _ => Pattern::Dead,
+        }
+    }
+}
+
+/// What a stone of one colour on a cell makes over its four lines, weakest first (the order
+/// is urgency: any four outranks a double three).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum Threat {
+    None,
+    /// One open two.
+    Flex2,
+    /// One blocked three.
+    Block3,
+    /// Two open twos.
+    Flex2x2,
+    /// A blocked three and an open two or another blocked three.
+    Block3Plus,
+    /// One open three.
+    Flex3,
+    /// An open three with a blocked three or an open two.
+    Flex3Plus,
+    /// Two open threes.
+    Flex3x2,
+    /// One blocked four.
+    Block4,
+    /// A blocked four with a blocked three or an open two.
+    Block4Plus,
+    /// A blocked four and an open three.
+    Block4Flex3,
+    /// An open four or two fours: wins unless the opponent has a four of his own.
+    Flex4,
+    /// Wins at once.
+    Five,
+}
+
+/// Every threat, in code order.
+const THREATS: [Threat; Threat::COUNT] = [
+    Threat::None,
+    Threat::Flex2,
+    Threat::Block3,
+    Threat::Flex2x2,
+    Threat::Block3Plus,
+    Threat::Flex3,
+    Threat::Flex3Plus,
+    Threat::Flex3x2,
+    Threat::Block4,
+    Threat::Block4Plus,
+    Threat::Block4Flex3,
+    Threat::Flex4,
+    Threat::Five,
+];
+
+impl Threat {
+    /// Number of threat classes.
+    pub const COUNT: usize = 13;
+
+    /// Whether the move makes at least a four (the opponent must answer it).
+    #[must_use]
+    pub fn is_four(self) -> bool {
+        self >= Threat::Block4
+    }
+
+    /// Combines the four line patterns of one cell and colour.
+    #[must_use]
+    pub fn of(pats: [Pattern; 4]) -> Threat {
+        let mut n = [0u8; Pattern::COUNT];
+        for p in pats {
+            n[p as usize] += 1;
+        }
+        let (b4, f3, b3, f2) = (
+            n[Pattern::Block4 as usize],
+            n[Pattern::Flex3 as usize],
+            n[Pattern::Block3 as usize],
+            n[Pattern::Flex2 as usize],
+        );
+        if n[Pattern::Five as usize] > 0 {
+            Threat::Five
+        } else if n[Pattern::Flex4 as usize] > 0 || b4 >= 2 {
+            Threat::Flex4
+        } else if b4 == 1 {
+            if f3 > 0 {
+                Threat::Block4Flex3
+            } else if b3 + f2 > 0 {
+                Threat::Block4Plus
+            } else {
+                Threat::Block4
+            }
+        } else if f3 >= 2 {
+            Threat::Flex3x2
+        } else if f3 == 1 {
+            if b3 + f2 > 0 {
+                Threat::Flex3Plus
+            } else {
+                Threat::Flex3
+            }
+        } else if b3 >= 1 && b3 + f2 >= 2 {
+            Threat::Block3Plus
+        } else if f2 >= 2 {
+            Threat::Flex2x2
+        } else if b3 == 1 {
+            Threat::Block3
+        } else if f2 == 1 {
+            Threat::Flex2
+        } else {
+            Threat::None
+        }
+    }
+}
+
+/// The pattern tables of one rule: for each colour, line key to pattern code; and the
+/// combined threat of every four patterns (the same for all rules, kept here to be near).
+pub struct Tables {
+    by_color: [Vec<u8>; 2],
+    threats: Vec<u8>,
+}
+
+impl Tables {
+    /// The tables of `rule`, built on first use and shared afterwards.
+    #[must_use]
+    pub fn get(rule: Rule) -> &'static Tables {
+        static CELLS: [OnceLock<Tables>; 5] = [const { OnceLock::new() }; 5];
+        let i = match rule {
+            Rule::Freestyle => 0,
+            Rule::Standard => 1,
+            Rule::Renju => 2,
+            Rule::Caro => 3,
+            Rule::CaroExact => 4,
+        };
+        CELLS[i].get_or_init(|| Tables {
+            by_color: Color::BOTH.map(|c| build(rule, c)),
+            threats: (0..Pattern::COUNT.pow(4))
+                .map(|mut k| {
+                    let pats = std::array::from_fn(|_| {
+                        let p = Pattern::ALL[k % Pattern::COUNT];
+                        k /= Pattern::COUNT;
+                        p
+                    });
+                    Threat::of(pats) as u8
+                })
+                .collect(),
+        })
+    }
+
+    /// [`Threat::of`] by table lookup.
+    #[inline]
+    #[must_use]
+    pub fn threat(&self, pats: [Pattern; 4]) -> Threat {
+        let k = pats
+            .iter()
+            .rev()
+            .fold(0, |k, &p| k * Pattern::COUNT + p as usize);
+        THREATS[usize::from(self.threats[k])]
+    }
+
+    /// The pattern a stone of `color` makes in the line `key`.
+    #[inline]
+    #[must_use]
+    pub fn pattern(&self, color: Color, key: u32) -> Pattern {
+        let table = &self.by_color[color as usize];
+        // Keys are masked to KEY_BITS, the table's length.
+        Pattern::ALL[usize::from(table[(key & ((1 << KEY_BITS) - 1)) as usize])]
+    }
+}
+
+const UNSET: u8 = u8::MAX;
+
+fn build(rule: Rule, color: Color) -> Vec<u8> {
+    let mut table = vec![UNSET; 1 << KEY_BITS];
+    for key in 0..1u32 << KEY_BITS {
+        classify(rule, color, key, &mut table);
+    }
+    table
+}
+
+/// The cell codes of a key as an 11-cell line with the (own) stone in the middle.
+fn decode(key: u32, own: u8) -> [u8; 2 * HALF + 1] {
+    let mut line = [own; 2 * HALF + 1];
+    for offset in -(HALF as i32)..=HALF as i32 {
+        if offset != 0 {
+            line[(offset + HALF as i32) as usize] = ((key >> (2 * slot(offset))) & 3) as u8;
+        }
+    }
+    line
+}
+
+/// Whether the run through the middle of `line` wins, and whether it is an overline.
+fn judge_run(rule: Rule, color: Color, line: &[u8; 2 * HALF + 1]) -> (bool, bool) {
+    let own = stone(color);
+    let opp = stone(color.opponent());
+    let c = HALF;
+    let left = (1..=HALF).take_while(|&k| line[c - k] == own).count();
+    let right = (1..=HALF).take_while(|&k| line[c + k] == own).count();
+    let len = 1 + left + right;
+    // Only opponent stones block a caro five; the wall (board edge, blocked cell) does not.
+    let blocked = [
+        (left < HALF).then(|| line[c - left - 1]),
+        (right < HALF).then(|| line[c + right + 1]),
+    ]
+    .iter()
+    .filter(|&&e| e == Some(opp))
+    .count();
+    let five = match (rule, color) {
+        (Rule::Freestyle, _) | (Rule::Renju, Color::White) => len >= 5,
+        (Rule::Standard, _) | (Rule::Renju, Color::Black) => len == 5,
+        (Rule::Caro, _) => len > 5 || (len == 5 && blocked < 2),
+        (Rule::CaroExact, _) => len == 5 && blocked < 2,
+    };
+    (five, len > 5 && !five)
+}
+
+fn classify(rule: Rule, color: Color, key: u32, table: &mut [u8]) -> Pattern {
+    let cached = table[key as usize];
+    if cached != UNSET {
+        return Pattern::ALL[usize::from(cached)];
+    }
+    let own = stone(color);
+    let line = decode(key, own);
+    let (five, overline) = judge_run(rule, color, &line);
+    let pattern = if five {
+        Pattern::Five
+    } else if overline {
+        Pattern::Overline
+    } else {
+        // A stone five steps away cannot join a five through the middle: only four out.
+        let mut completions = 0;
+        let mut best = Pattern::Dead;
+        for offset in -(HALF as i32 - 1)..HALF as i32 {
+            if offset == 0 || line[(offset + HALF as i32) as usize] != EMPTY {
+                continue;
+            }
+            let child = key | (u32::from(own) << (2 * slot(offset)));
+            match classify(rule, color, child, table) {
+                Pattern::Five => completions += 1,
+                p => best = best.max(p),
+            }
+        }
+        match completions {
+            0 => best.one_before(),
+            1 => Pattern::Block4,
+            _ => Pattern::Flex4,
+        }
+    };
+    table[key as usize] = pattern as u8;
+    pattern
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The key of a strip written `X`/`O`/`.`/`#` with `*` marking the considered cell;
+    /// cells past the strip's ends are walls.
+    fn key_of(strip: &str) -> u32 {
+        let cells: Vec<char> = strip.chars().collect();
+        let c = cells
+            .iter()
+            .position(|&ch| ch == '*')
+            .expect("a * in the strip") as i32;
+        let mut key = 0;
+        for offset in -(HALF as i32)..=HALF as i32 {
+            if offset == 0 {
+                continue;
+            }
+            let code = match usize::try_from(c + offset).ok().and_then(|i| cells.get(i)) {
+                Some('X') => 1,
+                Some('O') => 2,
+                Some('.') => 0,
+                _ => 3,
+            };
+            key |= code << (2 * slot(offset));
+        }
+        key
+    }
+
+    fn pat(rule: Rule, color: Color, strip: &str) -> Pattern {
+        Tables::get(rule).pattern(color, key_of(strip))
+    }
+
+    #[test]
+    fn freestyle_patterns_of_black() {
+        let b = |s| pat(Rule::Freestyle, Color::Black, s);
+        assert_eq!(b("..XX*XX.."), Pattern::Five);
+        assert_eq!(b("...XXX*X..."), Pattern::Five);
+        assert_eq!(b("...XX*X...."), Pattern::Flex4);
+        assert_eq!(b("..OXX*X...."), Pattern::Block4);
+        assert_eq!(b("....X*X...."), Pattern::Flex3);
+        assert_eq!(b("...OX*X...."), Pattern::Block3);
+        assert_eq!(b("....X*....."), Pattern::Flex2);
+        assert_eq!(b("OX*.O"), Pattern::Dead);
+        // Two completions in one line cannot both be blocked.
+        assert_eq!(b("X.X*X.X"), Pattern::Flex4);
+        // The board's edge is a wall.
+        assert_eq!(b("XX*X."), Pattern::Block4);
+    }
+
+    #[test]
+    fn exact_five_rules_see_the_sixth_stone() {
+        for rule in [Rule::Standard, Rule::Renju] {
+            assert_eq!(pat(rule, Color::Black, "XXX*XX"), Pattern::Overline);
+            // X.XX*X: filling the gap makes six, so only the right side is a four.
+            assert_eq!(pat(rule, Color::Black, "OX.XX*X.."), Pattern::Block4);
+        }
+        assert_eq!(
+            pat(Rule::Standard, Color::White, "OOO*OO"),
+            Pattern::Overline
+        );
+        assert_eq!(pat(Rule::Renju, Color::White, "OOO*OO"), Pattern::Five);
+        assert_eq!(pat(Rule::Freestyle, Color::Black, "XXX*XX"), Pattern::Five);
+    }
+
+    #[test]
+    fn caro_five_blocked_at_both_ends_is_dead_but_the_edge_does_not_block() {
+        assert_eq!(pat(Rule::Caro, Color::Black, "OXX*XXO"), Pattern::Dead);
+        assert_eq!(pat(Rule::Caro, Color::Black, "XX*XXO"), Pattern::Five);
+        // O X X X * . O : the only completion is blocked at both ends.
+        assert_eq!(pat(Rule::Caro, Color::Black, "OXXX*.O"), Pattern::Dead);
+        assert_eq!(pat(Rule::Caro, Color::Black, "XXX*XX"), Pattern::Five);
+        assert_eq!(
+            pat(Rule::CaroExact, Color::Black, "XXX*XX"),
+            Pattern::Overline
+        );
+    }
+
+    #[test]
+    fn threats_combine_directions() {
+        use Pattern as P;
+        assert_eq!(
+            Threat::of([P::Block4, P::Block4, P::Dead, P::Dead]),
+            Threat::Flex4
+        );
+        assert_eq!(
+            Threat::of([P::Block4, P::Flex3, P::Dead, P::Dead]),
+            Threat::Block4Flex3
+        );
+        assert_eq!(
+            Threat::of([P::Flex3, P::Flex3, P::Dead, P::Dead]),
+            Threat::Flex3x2
+        );
+        assert_eq!(
+            Threat::of([P::Flex2, P::Dead, P::Five, P::Dead]),
+            Threat::Five
+        );
+        assert_eq!(Threat::of([P::Dead; 4]), Threat::None);
+        assert!(Threat::Block4.is_four() && !Threat::Flex3x2.is_four());
+        let t = Tables::get(Rule::Freestyle);
+        for pats in [
+            [P::Block4, P::Flex3, P::Dead, P::Flex2],
+            [P::Dead, P::Flex2, P::Flex3, P::Flex3],
+        ] {
+            assert_eq!(t.threat(pats), Threat::of(pats));
+        }
+    }
+}

@@ -1,0 +1,227 @@
+//! Move generation and ordering: which moves a node tries, and in what order.
+//!
+//! Threats decide both. Against a five point only the block is played; against a threat
+//! to make an open four (an open three, or a three-and-four shape) only the moves that
+//! leave no such threat and our own fours; otherwise every cell near the stones. Moves
+//! are ordered by the table move, killers, the threat each side would make on the cell,
+//! then history, ties broken by cell (row-major) so the order is deterministic.
+
+use crate::board::Color;
+use crate::pattern::{Idx, Pattern, PatternBoard, Threat};
+use crate::rules::Rule;
+
+/// The urgency of a threat, for ordering.
+const THREAT_VALUE: [i32; Threat::COUNT] = [
+    0, 40, 30, 120, 100, 200, 300, 1_200, 250, 400, 3_000, 10_000, 100_000,
+];
+/// Small tie-breakers among quiet cells, per line pattern.
+const PATTERN_VALUE: [i32; Pattern::COUNT] = [0, 0, 1, 2, 2, 8, 6, 16, 16, 30, 30];
+
+/// Ordering bonus of the table move, above everything else.
+const TT_BONUS: i32 = 1 << 24;
+/// Ordering bonus of a killer move.
+const KILLER_BONUS: i32 = 2_000;
+
+/// What kind of node the generator found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// The opponent has a five point: the only move blocks it.
+    Block,
+    /// The opponent threatens an open four: defences and our fours only.
+    Defend,
+    /// No immediate threat: every candidate.
+    Quiet,
+}
+
+/// A move with its ordering score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Scored {
+    pub mv: Idx,
+    pub score: i32,
+}
+
+/// How good `mv` looks for `side` before any search: attack plus defence.
+#[must_use]
+pub fn static_score(pb: &PatternBoard, mv: Idx, side: Color) -> i32 {
+    let info = pb.info(mv);
+    let (me, opp) = (side as usize, side.opponent() as usize);
+    let lines = |c: usize| -> i32 {
+        info.pats[c]
+            .iter()
+            .map(|&p| PATTERN_VALUE[p as usize])
+            .sum()
+    };
+    4 * THREAT_VALUE[info.threat[me] as usize] / 3
+        + THREAT_VALUE[info.threat[opp] as usize]
+        + 2 * lines(me)
+        + lines(opp)
+}
+
+/// Whether `color` has a legal move making an open four or two fours.
+#[must_use]
+pub fn has_flex4(pb: &PatternBoard, color: Color) -> bool {
+    let any = pb.counts().threats[color as usize][Threat::Flex4 as usize] > 0;
+    // Only renju's black can have such a cell and not be allowed to play it.
+    if !any || color == Color::White || pb.rule() != Rule::Renju {
+        return any;
+    }
+    pb.all_cells()
+        .any(|i| pb.is_empty(i) && pb.threat(i, color) == Threat::Flex4 && !pb.is_foul(i))
+}
+
+/// The first empty cell (row-major) where `color` would make five.
+#[must_use]
+pub fn five_point(pb: &PatternBoard, color: Color) -> Option<Idx> {
+    if pb.counts().threats[color as usize][Threat::Five as usize] == 0 {
+        return None;
+    }
+    pb.all_cells()
+        .find(|&i| pb.is_empty(i) && pb.threat(i, color) == Threat::Five)
+}
+
+/// Fills `out` with the moves `side` should consider (unordered) and says why. The caller
+/// has already handled its own five points and the opponent's double five.
+pub fn generate(pb: &mut PatternBoard, side: Color, out: &mut Vec<Idx>) -> Kind {
+    out.clear();
+    let opp = side.opponent();
+    if let Some(block) = five_point(pb, opp) {
+        if pb.is_legal(block, side) {
+            out.push(block);
+        }
+        return Kind::Block;
+    }
+    if has_flex4(pb, opp) {
+        let cells: Vec<Idx> = pb.all_cells().filter(|&i| pb.is_candidate(i)).collect();
+        for i in cells {
+            let own_four = pb.threat(i, side).is_four();
+            // A defence lies on a line where the opponent has a four shape.
+            if !(own_four || pb.threat(i, opp).is_four()) || !pb.is_legal(i, side) {
+                continue;
+            }
+            let keeps = own_four || {
+                pb.make(i, side);
+                let defended = !has_flex4(pb, opp);
+                pb.undo();
+                defended
+            };
+            if keeps {
+                out.push(i);
+            }
+        }
+        if !out.is_empty() {
+            return Kind::Defend;
+        }
+        // Nothing defends: search everything rather than trust the shape analysis.
+    }
+    out.extend(
+        pb.all_cells()
+            .filter(|&i| pb.is_candidate(i) && pb.is_legal(i, side)),
+    );
+    Kind::Quiet
+}
+
+/// Killer moves and the history table of one search.
+pub struct Heuristics {
+    killers: Vec<[Idx; 2]>,
+    history: Vec<[i32; 2]>,
+}
+
+impl Heuristics {
+    #[must_use]
+    pub fn new(cells: usize, plies: usize) -> Heuristics {
+        Heuristics {
+            killers: vec![[0; 2]; plies],
+            history: vec![[0; 2]; cells],
+        }
+    }
+
+    /// Records a move that caused a cutoff at `ply` after a search of `depth`.
+    pub fn reward(&mut self, mv: Idx, side: Color, ply: usize, depth: i32) {
+        if let Some(k) = self.killers.get_mut(ply)
+            && k[0] != mv
+        {
+            k[1] = k[0];
+            k[0] = mv;
+        }
+        if let Some(h) = self.history.get_mut(usize::from(mv)) {
+            let h = &mut h[side as usize];
+            *h = (*h + depth * depth).min(1 << 20);
+        }
+    }
+
+    #[must_use]
+    pub fn is_killer(&self, mv: Idx, ply: usize) -> bool {
+        self.killers.get(ply).is_some_and(|k| k.contains(&mv))
+    }
+
+    /// Orders `moves` best first into `out`.
+    pub fn order(
+        &self,
+        pb: &PatternBoard,
+        side: Color,
+        ply: usize,
+        tt_move: Option<Idx>,
+        moves: &[Idx],
+        out: &mut Vec<Scored>,
+    ) {
+        out.clear();
+        out.extend(moves.iter().map(|&mv| {
+            let mut score = static_score(pb, mv, side);
+            if Some(mv) == tt_move {
+                score += TT_BONUS;
+            } else if self.is_killer(mv, ply) {
+                score += KILLER_BONUS;
+            }
+            score += self.history[usize::from(mv)][side as usize] / 64;
+            Scored { mv, score }
+        }));
+        out.sort_by_key(|s| (std::cmp::Reverse(s.score), s.mv));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Board, Pos};
+
+    fn pb(black: &[(u8, u8)], white: &[(u8, u8)]) -> PatternBoard {
+        let mut b = Board::new(15, 15).unwrap();
+        for &(x, y) in black {
+            b.place(Pos::new(x, y), Color::Black).unwrap();
+        }
+        for &(x, y) in white {
+            b.place(Pos::new(x, y), Color::White).unwrap();
+        }
+        PatternBoard::new(&b, Rule::Freestyle)
+    }
+
+    #[test]
+    fn a_five_point_allows_only_the_block() {
+        let mut p = pb(
+            &[(3, 3), (4, 3), (5, 3), (6, 3)],
+            &[(2, 3), (9, 9), (9, 10)],
+        );
+        let mut out = Vec::new();
+        assert_eq!(generate(&mut p, Color::White, &mut out), Kind::Block);
+        assert_eq!(out, vec![p.idx(Pos::new(7, 3))]);
+    }
+
+    #[test]
+    fn an_open_three_allows_only_defences_and_fours() {
+        // Black open three on row 7; white has a blocked three on column 2 (fours at 2,5/2,6).
+        let mut p = pb(
+            &[(5, 7), (6, 7), (7, 7), (2, 1)],
+            &[(2, 2), (2, 3), (2, 4), (12, 12)],
+        );
+        let mut out = Vec::new();
+        assert_eq!(generate(&mut p, Color::White, &mut out), Kind::Defend);
+        let got: Vec<Pos> = out.iter().map(|&i| p.pos(i)).collect();
+        for must in [(4, 7), (8, 7), (2, 5), (2, 6)] {
+            assert!(
+                got.contains(&Pos::new(must.0, must.1)),
+                "{must:?} missing from {got:?}"
+            );
+        }
+        assert!(!got.contains(&Pos::new(7, 8)), "{got:?}");
+    }
+}
