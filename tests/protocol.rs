@@ -10,7 +10,6 @@
 //! | `< pattern` | the next answer line matches `pattern` (alternatives separated by ` \|\| `) |
 //! | `@eol crlf\|lf\|cr` | line ending for `>` (by default CRLF in a first run, LF in a second) |
 //! | `@args a b` | command-line arguments (default: `--level hard`, the quick classic level; a bare `@args` runs the engine's default level) |
-//! | `@needs tactics\|renju` | run only if the engine has that skill (see `probe`) |
 //! | `@sleep ms` | wait before going on |
 //! | `@within ms` | the next answer arrives within `ms` of the last send |
 //! | `@quiet ms` | nothing is printed for `ms` |
@@ -55,7 +54,6 @@ fn transcripts() {
         .collect();
     files.sort();
     assert!(files.len() >= 30, "only {} transcripts", files.len());
-    let mut skills: HashMap<String, bool> = HashMap::new();
     let mut failures = String::new();
     for file in &files {
         let name = file
@@ -64,18 +62,6 @@ fn transcripts() {
             .to_string_lossy()
             .to_string();
         let text = std::fs::read_to_string(file).expect("transcript");
-        let needs: Vec<&str> = text
-            .lines()
-            .filter_map(|l| l.strip_prefix("@needs "))
-            .map(str::trim)
-            .collect();
-        if let Some(missing) = needs
-            .iter()
-            .find(|s| !*skills.entry((*s).to_string()).or_insert_with(|| probe(s)))
-        {
-            println!("SKIPPED {name}: the engine does not have '{missing}' yet");
-            continue;
-        }
         // As Piskvork sends (CRLF), then as c-gomoku-cli and Yixin-Board do (LF); the
         // second pass skips the silence checks, which the first one made.
         for pass in [Pass::Crlf, Pass::Lf] {
@@ -86,46 +72,6 @@ fn transcripts() {
         println!("ran {name}");
     }
     assert!(failures.is_empty(), "failed transcripts:\n{failures}");
-}
-
-/// Whether the engine has a skill some transcripts depend on, asked through the protocol.
-/// The placeholder level has neither; the real levels and renju rules will.
-fn probe(skill: &str) -> bool {
-    let (setup, skilled, _) = probe_script(skill);
-    run(&format!("{setup}< {skilled}\n"), Pass::Crlf).is_ok()
-}
-
-/// A probe: the conversation, the answer showing the skill, and the answer any engine
-/// gives (checked by `probes_are_sound`, so a broken probe cannot skip transcripts).
-fn probe_script(skill: &str) -> (&'static str, &'static str, &'static str) {
-    match skill {
-        // A four for us along the top edge, away from the centre: completing five there
-        // is the only sensible move, and no centre-first guess finds it.
-        "tactics" => (
-            "> START 15\n< OK\n> BOARD\n> 1,0,1\n> 14,14,2\n> 2,0,1\n> 13,14,2\n> 3,0,1\n> 14,13,2\n> 4,0,1\n> 12,14,2\n> DONE\n",
-            "{0,0|5,0}",
-            "{move}",
-        ),
-        // Two open threes crossing at 7,7: a forbidden point for black.
-        "renju" => (
-            "> START 15\n< OK\n> YXBOARD\n> 7,5,1\n> 0,0,2\n> 7,6,1\n> 14,0,2\n> 5,7,1\n> 0,14,2\n> 6,7,1\n> 14,14,2\n> DONE\n> YXSHOWFORBID\n",
-            "FORBID {any}0707{any}",
-            "FORBID {any}",
-        ),
-        other => panic!("unknown skill '{other}'"),
-    }
-}
-
-#[test]
-fn probes_are_sound() {
-    for skill in ["tactics", "renju"] {
-        let (setup, _, any) = probe_script(skill);
-        assert_eq!(
-            run(&format!("{setup}< {any}\n"), Pass::Crlf),
-            Ok(()),
-            "{skill}"
-        );
-    }
 }
 
 /// How a transcript is played.
@@ -176,7 +122,6 @@ fn parse(text: &str, pass: Pass) -> Result<(Vec<String>, Vec<Step>), String> {
             };
         } else if let Some(a) = line.strip_prefix("@args") {
             args = Some(a.split_whitespace().map(str::to_string).collect());
-        } else if line.starts_with("@needs ") {
         } else if let Some(v) = line.strip_prefix("@sleep ") {
             steps.push(Step::Sleep(ms(v)?));
         } else if let Some(v) = line.strip_prefix("@within ") {

@@ -8,15 +8,22 @@ use hoshi::levels::{Context, Level};
 use hoshi::limits::Limits;
 use hoshi::rng::Rng;
 use hoshi::rules::{Rule, Verdict};
+use hoshi::search::Searcher;
 
 fn choose(level: Level, board: &mut Board, me: Color, rng: &mut Rng) -> Pos {
     let stop = AtomicBool::new(false);
+    // Master needs a bound; the classic levels ignore it.
+    let limits = Limits {
+        max_nodes: Some(20_000),
+        ..Limits::default()
+    };
     let mut ctx = Context {
         rule: Rule::Renju,
         me,
-        limits: Limits::default(),
+        limits,
         stop: &stop,
         rng,
+        searcher: &mut Searcher::new(1 << 20),
     };
     level.choose(board, &mut ctx).pos
 }

@@ -1,7 +1,8 @@
 //! Difficulty levels: which algorithm picks the move.
 //!
 //! A level is a policy over the engine's machinery. The classic levels (easy, normal,
-//! hard) reproduce `levels.md` exactly; they never change.
+//! hard) reproduce `levels.md` exactly; they never change. Master is the full-strength
+//! search of [`crate::search`], bounded by the context's limits.
 
 mod classic;
 mod easy;
@@ -18,6 +19,7 @@ use crate::board::{Board, Color, Pos};
 use crate::limits::Limits;
 use crate::rng::Rng;
 use crate::rules::Rule;
+use crate::search::Searcher;
 use classic::Classic;
 
 /// A playing strength.
@@ -26,14 +28,18 @@ pub enum Level {
     Easy,
     Normal,
     Hard,
+    Master,
 }
 
 impl Level {
     /// Every level, weakest first.
-    pub const ALL: [Level; 3] = [Level::Easy, Level::Normal, Level::Hard];
+    pub const ALL: [Level; 4] = [Level::Easy, Level::Normal, Level::Hard, Level::Master];
+
+    /// The three levels of `levels.md`.
+    pub const CLASSIC: [Level; 3] = [Level::Easy, Level::Normal, Level::Hard];
 
     /// The level used when none is chosen.
-    pub const DEFAULT: Level = Level::Hard;
+    pub const DEFAULT: Level = Level::Master;
 
     #[must_use]
     pub fn name(self) -> &'static str {
@@ -41,6 +47,7 @@ impl Level {
             Level::Easy => "easy",
             Level::Normal => "normal",
             Level::Hard => "hard",
+            Level::Master => "master",
         }
     }
 
@@ -57,13 +64,23 @@ impl Level {
     /// when any exists, legal for the mover; the board is left as it was given.
     ///
     /// The classic levels are bounded by construction (hard sees at most 768 leaves), so
-    /// they ignore `ctx.limits` and `ctx.stop`.
+    /// they ignore `ctx.limits` and `ctx.stop`; master searches until a limit or the stop
+    /// flag ends it, so its caller must give it one.
     pub fn choose(self, board: &mut Board, ctx: &mut Context<'_>) -> Choice {
         let game = Classic::new(ctx.rule, ctx.me);
         let pos = match self {
             Level::Easy => easy::choose(board, &game, ctx.rng),
             Level::Normal => normal::choose(board, &game),
             Level::Hard => hard::choose(board, &game),
+            Level::Master => {
+                let result = ctx
+                    .searcher
+                    .think(board, ctx.rule, ctx.me, &ctx.limits, ctx.stop);
+                return Choice {
+                    pos: result.best,
+                    message: Some(result.to_string()),
+                };
+            }
         };
         // No candidate at all (every one forbidden, or none left): the spec's fallback.
         let pos = pos.unwrap_or_else(|| game.fallback(board, ctx.me));
@@ -118,6 +135,8 @@ pub struct Context<'a> {
     pub stop: &'a AtomicBool,
     /// The seeded generator (easy's random pick).
     pub rng: &'a mut Rng,
+    /// Master's search and its tables, kept from move to move.
+    pub searcher: &'a mut Searcher,
 }
 
 /// A level's answer.
@@ -151,20 +170,26 @@ mod tests {
 
     fn choose(level: Level, board: &mut Board, rule: Rule, me: Color, rng: &mut Rng) -> Pos {
         let stop = AtomicBool::new(false);
+        // Master needs a bound; the classic levels ignore it.
+        let limits = Limits {
+            max_nodes: Some(5_000),
+            ..Limits::default()
+        };
         let mut ctx = Context {
             rule,
             me,
-            limits: Limits::default(),
+            limits,
             stop: &stop,
             rng,
+            searcher: &mut Searcher::new(1 << 20),
         };
         level.choose(board, &mut ctx).pos
     }
 
     #[test]
-    fn every_level_opens_in_the_centre() {
+    fn every_classic_level_opens_in_the_centre() {
         for (w, h, centre) in [(15, 15, at(7, 7)), (20, 20, at(10, 10)), (12, 7, at(6, 3))] {
-            for level in Level::ALL {
+            for level in Level::CLASSIC {
                 let mut board = Board::new(w, h).unwrap();
                 let p = choose(
                     level,
@@ -179,7 +204,7 @@ mod tests {
     }
 
     #[test]
-    fn without_candidates_every_level_falls_back_to_the_first_empty_cell() {
+    fn without_candidates_every_classic_level_falls_back_to_the_first_empty_cell() {
         // Every cell within 2 of the lone stone is blocked: no candidate, so the first
         // empty cell in row-major order, (3, 0), legal for white under any rule here.
         let mut board = picture(&[
@@ -189,7 +214,7 @@ mod tests {
             ".........",
             ".........",
         ]);
-        for level in Level::ALL {
+        for level in Level::CLASSIC {
             let p = choose(
                 level,
                 &mut board,

@@ -17,7 +17,8 @@ use super::reply::{Replies, Reply};
 use crate::board::{Board, Color, Pos};
 use crate::levels::{Context, Level};
 use crate::rng::Rng;
-use crate::rules::Rule;
+use crate::rules::{Rule, renju};
+use crate::search::{self, Searcher};
 use crate::timeman::{self, TimeControl};
 
 const NO_GAME: &str = "no game started: send START first";
@@ -52,6 +53,8 @@ pub struct Session<W: Write> {
     settings: Settings,
     game: Option<Game>,
     stop: Arc<StopControl>,
+    /// Master's search: its tables live as long as the process, sized by `max_memory`.
+    searcher: Searcher,
 }
 
 impl<W: Write> Session<W> {
@@ -70,6 +73,7 @@ impl<W: Write> Session<W> {
             settings,
             game: None,
             stop,
+            searcher: Searcher::new(search::table_bytes(0)),
         }
     }
 
@@ -176,15 +180,13 @@ impl<W: Write> Session<W> {
             }
             Command::About => Ok(Some(Reply::About)),
             Command::ShowForbid => {
-                let board = &self.game()?.board;
-                let forbidden = board
-                    .empty_cells()
-                    .filter(|&p| Rule::Renju.foul(board, p, Color::Black).is_some())
-                    .collect();
-                Ok(Some(Reply::Forbid(forbidden)))
+                let forbidden = renju::forbidden_points(&self.game()?.board);
+                Ok(Some(Reply::Forbid(
+                    forbidden.into_iter().map(|(p, _)| p).collect(),
+                )))
             }
             Command::HashClear => {
-                log::info!("YXHASHCLEAR: nothing is kept between searches yet");
+                self.searcher.clear();
                 Ok(None)
             }
             // The reader acts on these itself; they only arrive here from tests.
@@ -216,6 +218,7 @@ impl<W: Write> Session<W> {
             s.time.budget()
         );
         self.settings.time.new_game();
+        self.searcher.clear();
         self.game = Some(Game {
             board,
             me: None,
@@ -230,7 +233,12 @@ impl<W: Write> Session<W> {
             Info::TimeoutTurn(ms) => s.time.set_timeout_turn(ms),
             Info::TimeoutMatch(ms) => s.time.set_timeout_match(ms),
             Info::TimeLeft(ms) => s.time.set_time_left(ms),
-            Info::MaxMemory(bytes) => s.max_memory = bytes,
+            Info::MaxMemory(bytes) => {
+                if search::table_bytes(bytes) != search::table_bytes(s.max_memory) {
+                    self.searcher.resize(search::table_bytes(bytes));
+                }
+                s.max_memory = bytes;
+            }
             Info::Rule(rule) => s.rule = rule,
             Info::Level(level) => s.level = level,
             Info::MaxDepth(depth) => s.max_depth = depth,
@@ -247,6 +255,7 @@ impl<W: Write> Session<W> {
             settings,
             game,
             stop,
+            searcher,
             ..
         } = self;
         let game = game.as_mut().ok_or_else(|| NO_GAME.to_string())?;
@@ -265,6 +274,7 @@ impl<W: Write> Session<W> {
             limits,
             stop,
             rng: &mut game.rng,
+            searcher,
         };
         let choice = settings.level.choose(&mut game.board, &mut ctx);
         let pos = if game.board.is_empty_at(choice.pos) {
@@ -381,9 +391,10 @@ mod tests {
     use super::*;
     use crate::board::Cell;
 
+    /// The classic hard level: instant, silent, and enough to exercise the protocol.
     fn session() -> Session<Vec<u8>> {
         let options = Options {
-            level: Level::DEFAULT,
+            level: Level::Hard,
             seed: Some(1),
         };
         Session::new(options, Arc::new(StopControl::default()), Vec::new())

@@ -37,6 +37,26 @@ const ROOT_VCF_TIME_SHARE: u32 = 4;
 /// Half-width of the first aspiration window.
 const ASPIRATION: i32 = 40;
 
+/// Memory kept for everything but the table: code, stacks, pattern tables, the VCF cache
+/// and the allocator's slack, with room to spare (Piskvork measures the peak working set,
+/// the Gomocup judge the unique set size of the process tree).
+const RESERVED_BYTES: u64 = 48 << 20;
+/// The largest table Hoshi allocates, whatever the limit.
+const MAX_TT_BYTES: u64 = 4 << 30;
+
+/// The table size for a process limited to `max_memory` bytes (`INFO max_memory`; 0 means
+/// no limit): what is left after [`RESERVED_BYTES`], so the whole process stays under the
+/// limit, or [`DEFAULT_TT_BYTES`] without one. [`Searcher::new`] rounds it down further
+/// to a power of two of entries.
+#[must_use]
+pub fn table_bytes(max_memory: u64) -> usize {
+    if max_memory == 0 {
+        return DEFAULT_TT_BYTES;
+    }
+    let bytes = max_memory.saturating_sub(RESERVED_BYTES).min(MAX_TT_BYTES);
+    usize::try_from(bytes).unwrap_or(usize::MAX)
+}
+
 /// The answer of one search.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchResult {
