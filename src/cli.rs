@@ -10,11 +10,12 @@ use crate::levels::Level;
 ///
 /// Run with no arguments it speaks the protocol on stdin/stdout, which is how Piskvork,
 /// the Gomocup judge, c-gomoku-cli and liskvork start it. A copy named
-/// `pbrain-hoshi-easy`, `-normal` or `-hard` plays that level by default.
+/// `pbrain-hoshi-easy`, `-normal`, `-hard` or `-master` plays that level by default.
 #[derive(Debug, Parser)]
 #[command(name = "pbrain-hoshi", version, about, long_about)]
 pub struct Cli {
-    /// Playing level: easy, normal or hard (default: from the executable's name, else hard).
+    /// Playing level: easy, normal, hard (the three classic levels) or master (full
+    /// strength; the default, unless the executable's name says otherwise).
     /// `INFO level NAME` changes it through the protocol.
     #[arg(long, global = true, value_name = "NAME")]
     pub level: Option<Level>,
