@@ -357,9 +357,9 @@ impl PatternBoard {
         let key = self.d.keys[q][dir];
         let info = &mut self.d.info[q];
         let counts = &mut self.d.counts;
-        for color in Color::BOTH {
-            let c = color as usize;
-            let (old, new) = (info.pats[c][dir], self.tables.pattern(color, key));
+        let fresh = self.tables.patterns(key);
+        for (c, &new) in fresh.iter().enumerate() {
+            let old = info.pats[c][dir];
             if old == new {
                 // Same line pattern, same combined threat.
                 continue;
