@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use crate::board::{Board, Color, Pos};
 use crate::eval::Weights;
 use crate::limits::Limits;
-use crate::pattern::{Idx, PatternBoard};
+use crate::pattern::{Idx, PatternBoard, Tables};
 use crate::rules::Rule;
 use alphabeta::{MAX_PLY, Tree, WIN, WIN_MIN};
 use tt::Tt;
@@ -134,6 +134,16 @@ impl Searcher {
         self.tt.bytes()
     }
 
+    /// Gets ready to search under `rule`: builds its pattern tables (a tenth of a second
+    /// the first time in a process, better spent before the clock runs) and forgets what
+    /// was learnt under another rule. Calling it is optional.
+    pub fn prepare(&mut self, rule: Rule) {
+        let _ = Tables::get(rule);
+        if self.rule.replace(rule).is_some_and(|r| r != rule) {
+            self.clear();
+        }
+    }
+
     /// Forgets everything learnt (a new game).
     pub fn clear(&mut self) {
         self.tt.clear();
@@ -150,9 +160,7 @@ impl Searcher {
         stop: &AtomicBool,
     ) -> SearchResult {
         let start = Instant::now();
-        if self.rule.replace(rule).is_some_and(|r| r != rule) {
-            self.clear();
-        }
+        self.prepare(rule);
         self.tt.new_search();
         let mut pb = PatternBoard::new(board, rule);
         let fallback = fallback_move(&pb, me);
