@@ -27,10 +27,7 @@ fn main() -> ExitCode {
                 .level
                 .or_else(|| Level::from_exe_name(&exe))
                 .unwrap_or(Level::DEFAULT);
-            protocol::run(protocol::Options {
-                level,
-                seed: cli.seed,
-            });
+            protocol::run(protocol::Options { level, seed: cli.seed });
             ExitCode::SUCCESS
         }
         Some(Command::Bench { depth }) => run_bench(depth),

@@ -93,10 +93,7 @@ impl Run {
     /// How many ends are on the board and empty.
     #[must_use]
     pub fn open_ends(&self) -> usize {
-        self.ends
-            .iter()
-            .filter(|e| **e == Some(Cell::Empty))
-            .count()
+        self.ends.iter().filter(|e| **e == Some(Cell::Empty)).count()
     }
 
     /// How many ends hold a stone of `opponent` (the board's edge blocks nothing).
@@ -125,9 +122,7 @@ impl fmt::Display for BoardError {
                 f,
                 "unsupported board size {width}x{height} (each side must be {MIN_SIDE} to {MAX_SIDE})"
             ),
-            BoardError::OutOfRange { x, y } => {
-                write!(f, "coordinates {x},{y} are outside the board")
-            }
+            BoardError::OutOfRange { x, y } => write!(f, "coordinates {x},{y} are outside the board"),
             BoardError::Occupied(p) => write!(f, "square {p} is already occupied"),
             BoardError::NotOccupied(p) => write!(f, "square {p} holds no stone"),
         }
@@ -334,11 +329,8 @@ impl Board {
     pub fn has_stone_near(&self, p: Pos, r: i32) -> bool {
         (-r..=r).any(|dy| {
             (-r..=r).any(|dx| {
-                self.pos(
-                    i64::from(p.x) + i64::from(dx),
-                    i64::from(p.y) + i64::from(dy),
-                )
-                .is_some_and(|q| matches!(self.get(q), Cell::Stone(_)))
+                self.pos(i64::from(p.x) + i64::from(dx), i64::from(p.y) + i64::from(dy))
+                    .is_some_and(|q| matches!(self.get(q), Cell::Stone(_)))
             })
         })
     }
@@ -399,10 +391,7 @@ mod tests {
         b.place(Pos::new(5, 0), Color::White).unwrap();
         let run = b.run_through(Pos::new(3, 0), Color::Black, Dir::ALL[0]);
         assert_eq!(run.len, 4);
-        assert_eq!(
-            run.ends,
-            [Some(Cell::Empty), Some(Cell::Stone(Color::White))]
-        );
+        assert_eq!(run.ends, [Some(Cell::Empty), Some(Cell::Stone(Color::White))]);
         let vertical = b.run_through(Pos::new(1, 0), Color::Black, Dir::ALL[1]);
         assert_eq!((vertical.len, vertical.ends[0]), (1, None));
         assert_eq!(vertical.open_ends(), 1);

@@ -55,8 +55,7 @@ impl Level {
 /// Until the classic levels land: the first legal empty cell nearest the centre.
 fn placeholder(board: &Board, ctx: &Context<'_>) -> Choice {
     let c = board.center();
-    let dist =
-        |p: Pos| (i32::from(p.x) - i32::from(c.x)).abs() + (i32::from(p.y) - i32::from(c.y)).abs();
+    let dist = |p: Pos| (i32::from(p.x) - i32::from(c.x)).abs() + (i32::from(p.y) - i32::from(c.y)).abs();
     let pos = board
         .empty_cells()
         .filter(|&p| ctx.rule.is_legal(board, p, ctx.me))
@@ -79,12 +78,7 @@ pub struct UnknownLevel(pub String);
 impl fmt::Display for UnknownLevel {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let names: Vec<&str> = Level::ALL.iter().map(|l| l.name()).collect();
-        write!(
-            f,
-            "unknown level '{}' (expected one of: {})",
-            self.0,
-            names.join(", ")
-        )
+        write!(f, "unknown level '{}' (expected one of: {})", self.0, names.join(", "))
     }
 }
 
@@ -132,14 +126,8 @@ mod tests {
     fn level_names_parse_case_insensitively_and_from_executable_names() {
         assert_eq!("EASY".parse(), Ok(Level::Easy));
         assert!("expert".parse::<Level>().is_err());
-        assert_eq!(
-            Level::from_exe_name("/opt/pbrain-hoshi-normal"),
-            Some(Level::Normal)
-        );
-        assert_eq!(
-            Level::from_exe_name(r"C:\x\pbrain-hoshi-hard.exe"),
-            Some(Level::Hard)
-        );
+        assert_eq!(Level::from_exe_name("/opt/pbrain-hoshi-normal"), Some(Level::Normal));
+        assert_eq!(Level::from_exe_name(r"C:\x\pbrain-hoshi-hard.exe"), Some(Level::Hard));
         assert_eq!(Level::from_exe_name("pbrain-hoshi"), None);
     }
 }

@@ -41,11 +41,7 @@ impl Rule {
         Some(if code == 2 || code & 4 != 0 {
             Rule::Renju
         } else if code & 8 != 0 {
-            if code & 1 != 0 {
-                Rule::CaroExact
-            } else {
-                Rule::Caro
-            }
+            if code & 1 != 0 { Rule::CaroExact } else { Rule::Caro }
         } else if code & 1 != 0 {
             Rule::Standard
         } else {
@@ -163,13 +159,7 @@ mod tests {
             assert_eq!(Rule::from_code(code), Some(rule), "code {code}");
         }
         assert_eq!(Rule::from_code(-1), None);
-        for rule in [
-            Rule::Freestyle,
-            Rule::Standard,
-            Rule::Renju,
-            Rule::Caro,
-            Rule::CaroExact,
-        ] {
+        for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro, Rule::CaroExact] {
             assert_eq!(Rule::from_code(i64::from(rule.code())), Some(rule));
         }
     }
@@ -212,13 +202,7 @@ mod tests {
     #[test]
     fn judge_reports_wins_and_plain_moves() {
         let b = board_with(&[(0, 0), (1, 1), (2, 2), (3, 3)], &[]);
-        assert_eq!(
-            Rule::Renju.judge(&b, Pos::new(4, 4), Color::Black),
-            Verdict::Win
-        );
-        assert_eq!(
-            Rule::Renju.judge(&b, Pos::new(9, 9), Color::Black),
-            Verdict::Continue
-        );
+        assert_eq!(Rule::Renju.judge(&b, Pos::new(4, 4), Color::Black), Verdict::Win);
+        assert_eq!(Rule::Renju.judge(&b, Pos::new(9, 9), Color::Black), Verdict::Continue);
     }
 }
