@@ -217,12 +217,6 @@ impl PatternBoard {
         self.moves.len()
     }
 
-    /// The last move made here, if any.
-    #[must_use]
-    pub fn last_move(&self) -> Option<Idx> {
-        self.moves.last().copied()
-    }
-
     /// Whether a black stone on the empty cell `i` is a renju foul. The patterns rule out
     /// most cells cheaply; the rest are judged by [`Rule::foul`].
     #[must_use]

@@ -347,6 +347,32 @@ mod tests {
     }
 
     #[test]
+    fn every_rule_and_size_answers_an_empty_cell_next_to_blocked_ones() {
+        let stop = AtomicBool::new(false);
+        for (rule, side) in [
+            (Rule::Freestyle, 20),
+            (Rule::Standard, 15),
+            (Rule::Renju, 15),
+            (Rule::Caro, 10),
+            (Rule::CaroExact, 32),
+            (Rule::Freestyle, 5),
+        ] {
+            let mut b = Board::new(side, side).unwrap();
+            let c = b.center();
+            b.place(c, Color::Black).unwrap();
+            for dx in 0..3 {
+                b.block(Pos::new(dx, 0)).unwrap();
+                if let Some(p) = b.pos(i64::from(c.x) + 1, i64::from(c.y) - 1 + i64::from(dx)) {
+                    b.block(p).unwrap();
+                }
+            }
+            let r = Searcher::new(1 << 20).think(&b, rule, Color::White, &depth(3), &stop);
+            assert!(b.is_empty_at(r.best), "{rule} {side}: {r}");
+            assert!(r.depth >= 1, "{rule} {side}: {r}");
+        }
+    }
+
+    #[test]
     fn black_never_answers_a_renju_foul() {
         // (7, 7) makes two open threes for black: forbidden once renju fouls are judged,
         // and the most tempting cell on the board.
