@@ -270,8 +270,9 @@ fn aspiration(tree: &mut Tree<'_>, me: Color, depth: i32, prev: i32) -> i32 {
     }
 }
 
-/// The move given when there is no time to search: the best-looking legal candidate, the
-/// centre on an empty board, any legal cell, any empty cell; `None` on a full board.
+/// The move given when there is no time to search: the best-looking legal candidate, else
+/// (no stone on the board) the legal cell nearest the centre, else any empty cell; `None`
+/// on a full board.
 fn fallback_move(pb: &PatternBoard, me: Color) -> Option<Idx> {
     let legal = |i: Idx| pb.is_legal(i, me);
     let candidates = pb.all_cells().filter(|&i| pb.is_candidate(i) && legal(i));
@@ -280,10 +281,15 @@ fn fallback_move(pb: &PatternBoard, me: Color) -> Option<Idx> {
         .max_by_key(|&(s, i)| (s, std::cmp::Reverse(i)))
         .map(|(_, i)| i)
         .or_else(|| {
-            let c = pb.idx(pb.board().center());
-            legal(c).then_some(c)
+            let c = pb.board().center();
+            let dist = |i: Idx| {
+                let p = pb.pos(i);
+                (i32::from(p.x) - i32::from(c.x)).abs() + (i32::from(p.y) - i32::from(c.y)).abs()
+            };
+            pb.all_cells()
+                .filter(|&i| legal(i))
+                .min_by_key(|&i| (dist(i), i))
         })
-        .or_else(|| pb.all_cells().find(|&i| legal(i)))
         .or_else(|| pb.all_cells().find(|&i| pb.is_empty(i)))
 }
 
