@@ -156,6 +156,17 @@ impl PatternBoard {
         (0..h).flat_map(move |y| (0..w).map(move |x| ((y + PAD) * s + x + PAD) as Idx))
     }
 
+    /// The cells up to four steps from `i` along the four lines (padding cells included:
+    /// they are never empty). Every five through `i` lies within them.
+    pub fn line_neighbours(&self, i: Idx) -> impl Iterator<Item = Idx> + '_ {
+        let i = i as isize;
+        self.steps.iter().flat_map(move |&step| {
+            (1..HALF as isize)
+                .flat_map(move |k| [i - k * step, i + k * step])
+                .map(|q| q as Idx)
+        })
+    }
+
     #[must_use]
     pub fn is_empty(&self, i: Idx) -> bool {
         self.cells[usize::from(i)] == EMPTY
