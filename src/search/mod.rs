@@ -235,6 +235,12 @@ impl Searcher {
             if let Some(&mv) = tree.pv[0].first() {
                 best = (mv, score, depth as u32, tree.pv[0].clone());
             }
+            log::debug!(
+                "depth {depth} score {score} nodes {} best {} after {:?}",
+                tree.nodes,
+                tree.pb.pos(best.0),
+                start.elapsed()
+            );
             prev = score;
             if score.abs() >= WIN_MIN && (WIN - score.abs()) <= depth {
                 // A mate within the horizon: deeper iterations cannot change it.
