@@ -14,7 +14,7 @@ use crate::rules::Rule;
 use crate::search::Searcher;
 
 /// The depth `bench` searches when none is given (Rapfi's 19 takes minutes here).
-pub const DEFAULT_DEPTH: u32 = 8;
+pub const DEFAULT_DEPTH: u32 = 7;
 /// The table size of every bench search.
 const TT_BYTES: usize = 16 << 20;
 

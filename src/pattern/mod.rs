@@ -156,6 +156,17 @@ impl PatternBoard {
         (0..h).flat_map(move |y| (0..w).map(move |x| ((y + PAD) * s + x + PAD) as Idx))
     }
 
+    /// The cells up to four steps from `i` along the four lines (padding cells included:
+    /// they are never empty). Every five through `i` lies within them.
+    pub fn line_neighbours(&self, i: Idx) -> impl Iterator<Item = Idx> + '_ {
+        let i = i as isize;
+        self.steps.iter().flat_map(move |&step| {
+            (1..HALF as isize)
+                .flat_map(move |k| [i - k * step, i + k * step])
+                .map(|q| q as Idx)
+        })
+    }
+
     #[must_use]
     pub fn is_empty(&self, i: Idx) -> bool {
         self.cells[usize::from(i)] == EMPTY
@@ -215,12 +226,6 @@ impl PatternBoard {
     #[must_use]
     pub fn ply(&self) -> usize {
         self.moves.len()
-    }
-
-    /// The last move made here, if any.
-    #[must_use]
-    pub fn last_move(&self) -> Option<Idx> {
-        self.moves.last().copied()
     }
 
     /// Whether a black stone on the empty cell `i` is a renju foul. The patterns rule out
@@ -357,9 +362,9 @@ impl PatternBoard {
         let key = self.d.keys[q][dir];
         let info = &mut self.d.info[q];
         let counts = &mut self.d.counts;
-        for color in Color::BOTH {
-            let c = color as usize;
-            let (old, new) = (info.pats[c][dir], self.tables.pattern(color, key));
+        let fresh = self.tables.patterns(key);
+        for (c, &new) in fresh.iter().enumerate() {
+            let old = info.pats[c][dir];
             if old == new {
                 // Same line pattern, same combined threat.
                 continue;

@@ -211,10 +211,11 @@ impl Threat {
     }
 }
 
-/// The pattern tables of one rule: for each colour, line key to pattern code; and the
-/// combined threat of every four patterns (the same for all rules, kept here to be near).
+/// The pattern tables of one rule: line key to both colours' pattern codes (side by side,
+/// so one memory access serves both); and the combined threat of every four patterns (the
+/// same for all rules, kept here to be near).
 pub struct Tables {
-    by_color: [Vec<u8>; 2],
+    by_key: Vec<[u8; 2]>,
     threats: Vec<u8>,
 }
 
@@ -231,7 +232,10 @@ impl Tables {
             Rule::CaroExact => 4,
         };
         CELLS[i].get_or_init(|| Tables {
-            by_color: Color::BOTH.map(|c| build(rule, c)),
+            by_key: {
+                let [black, white] = Color::BOTH.map(|c| build(rule, c));
+                black.into_iter().zip(white).map(|(b, w)| [b, w]).collect()
+            },
             threats: (0..Pattern::COUNT.pow(4))
                 .map(|mut k| {
                     let pats = std::array::from_fn(|_| {
@@ -256,13 +260,20 @@ impl Tables {
         THREATS[usize::from(self.threats[k])]
     }
 
+    /// The patterns a black and a white stone make in the line `key`.
+    #[inline]
+    #[must_use]
+    pub fn patterns(&self, key: u32) -> [Pattern; 2] {
+        // Keys are masked to KEY_BITS, the table's length.
+        let [b, w] = self.by_key[(key & ((1 << KEY_BITS) - 1)) as usize];
+        [Pattern::ALL[usize::from(b)], Pattern::ALL[usize::from(w)]]
+    }
+
     /// The pattern a stone of `color` makes in the line `key`.
     #[inline]
     #[must_use]
     pub fn pattern(&self, color: Color, key: u32) -> Pattern {
-        let table = &self.by_color[color as usize];
-        // Keys are masked to KEY_BITS, the table's length.
-        Pattern::ALL[usize::from(table[(key & ((1 << KEY_BITS) - 1)) as usize])]
+        self.patterns(key)[color as usize]
     }
 }
 

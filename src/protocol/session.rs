@@ -219,6 +219,7 @@ impl<W: Write> Session<W> {
         );
         self.settings.time.new_game();
         self.searcher.clear();
+        self.searcher.prepare(self.settings.rule);
         self.game = Some(Game {
             board,
             me: None,
@@ -239,7 +240,11 @@ impl<W: Write> Session<W> {
                 }
                 s.max_memory = bytes;
             }
-            Info::Rule(rule) => s.rule = rule,
+            Info::Rule(rule) => {
+                s.rule = rule;
+                // The rule's tables are built now rather than on the move's clock.
+                self.searcher.prepare(rule);
+            }
             Info::Level(level) => s.level = level,
             Info::MaxDepth(depth) => s.max_depth = depth,
             Info::MaxNode(nodes) => s.max_nodes = nodes,

@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use crate::board::{Board, Color, Pos};
 use crate::eval::Weights;
 use crate::limits::Limits;
-use crate::pattern::{Idx, PatternBoard};
+use crate::pattern::{Idx, PatternBoard, Tables};
 use crate::rules::Rule;
 use alphabeta::{MAX_PLY, Tree, WIN, WIN_MIN};
 use tt::Tt;
@@ -154,6 +154,16 @@ impl Searcher {
         self.tt.bytes()
     }
 
+    /// Gets ready to search under `rule`: builds its pattern tables (a tenth of a second
+    /// the first time in a process, better spent before the clock runs) and forgets what
+    /// was learnt under another rule. Calling it is optional.
+    pub fn prepare(&mut self, rule: Rule) {
+        let _ = Tables::get(rule);
+        if self.rule.replace(rule).is_some_and(|r| r != rule) {
+            self.clear();
+        }
+    }
+
     /// Forgets everything learnt (a new game).
     pub fn clear(&mut self) {
         self.tt.clear();
@@ -170,9 +180,7 @@ impl Searcher {
         stop: &AtomicBool,
     ) -> SearchResult {
         let start = Instant::now();
-        if self.rule.replace(rule).is_some_and(|r| r != rule) {
-            self.clear();
-        }
+        self.prepare(rule);
         self.tt.new_search();
         let mut pb = PatternBoard::new(board, rule);
         let fallback = fallback_move(&pb, me);
@@ -247,6 +255,12 @@ impl Searcher {
             if let Some(&mv) = tree.pv[0].first() {
                 best = (mv, score, depth as u32, tree.pv[0].clone());
             }
+            log::debug!(
+                "depth {depth} score {score} nodes {} best {} after {:?}",
+                tree.nodes,
+                tree.pb.pos(best.0),
+                start.elapsed()
+            );
             prev = score;
             if score.abs() >= WIN_MIN && (WIN - score.abs()) <= depth {
                 // A mate within the horizon: deeper iterations cannot change it.
@@ -282,8 +296,9 @@ fn aspiration(tree: &mut Tree<'_>, me: Color, depth: i32, prev: i32) -> i32 {
     }
 }
 
-/// The move given when there is no time to search: the best-looking legal candidate, the
-/// centre on an empty board, any legal cell, any empty cell; `None` on a full board.
+/// The move given when there is no time to search: the best-looking legal candidate, else
+/// (no stone on the board) the legal cell nearest the centre, else any empty cell; `None`
+/// on a full board.
 fn fallback_move(pb: &PatternBoard, me: Color) -> Option<Idx> {
     let legal = |i: Idx| pb.is_legal(i, me);
     let candidates = pb.all_cells().filter(|&i| pb.is_candidate(i) && legal(i));
@@ -292,10 +307,15 @@ fn fallback_move(pb: &PatternBoard, me: Color) -> Option<Idx> {
         .max_by_key(|&(s, i)| (s, std::cmp::Reverse(i)))
         .map(|(_, i)| i)
         .or_else(|| {
-            let c = pb.idx(pb.board().center());
-            legal(c).then_some(c)
+            let c = pb.board().center();
+            let dist = |i: Idx| {
+                let p = pb.pos(i);
+                (i32::from(p.x) - i32::from(c.x)).abs() + (i32::from(p.y) - i32::from(c.y)).abs()
+            };
+            pb.all_cells()
+                .filter(|&i| legal(i))
+                .min_by_key(|&i| (dist(i), i))
         })
-        .or_else(|| pb.all_cells().find(|&i| legal(i)))
         .or_else(|| pb.all_cells().find(|&i| pb.is_empty(i)))
 }
 
@@ -356,6 +376,32 @@ mod tests {
             &stop,
         );
         assert_eq!(r.best, Pos::new(7, 7));
+    }
+
+    #[test]
+    fn every_rule_and_size_answers_an_empty_cell_next_to_blocked_ones() {
+        let stop = AtomicBool::new(false);
+        for (rule, side) in [
+            (Rule::Freestyle, 20),
+            (Rule::Standard, 15),
+            (Rule::Renju, 15),
+            (Rule::Caro, 10),
+            (Rule::CaroExact, 32),
+            (Rule::Freestyle, 5),
+        ] {
+            let mut b = Board::new(side, side).unwrap();
+            let c = b.center();
+            b.place(c, Color::Black).unwrap();
+            for dx in 0..3 {
+                b.block(Pos::new(dx, 0)).unwrap();
+                if let Some(p) = b.pos(i64::from(c.x) + 1, i64::from(c.y) - 1 + i64::from(dx)) {
+                    b.block(p).unwrap();
+                }
+            }
+            let r = Searcher::new(1 << 20).think(&b, rule, Color::White, &depth(3), &stop);
+            assert!(b.is_empty_at(r.best), "{rule} {side}: {r}");
+            assert!(r.depth >= 1, "{rule} {side}: {r}");
+        }
     }
 
     #[test]

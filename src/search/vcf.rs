@@ -143,7 +143,7 @@ impl Vcf {
         for m in moves {
             line.push(m);
             pb.make(m, att);
-            let won = self.defend(pb, att, depth, line, stop);
+            let won = self.defend(pb, att, m, depth, line, stop);
             pb.undo();
             if won {
                 return true;
@@ -159,17 +159,24 @@ impl Vcf {
         false
     }
 
-    /// The defender answers the attacker's four just played.
+    /// The defender answers the attacker's four just played on `four`.
     fn defend(
         &mut self,
         pb: &mut PatternBoard,
         att: Color,
+        four: Idx,
         depth: u8,
         line: &mut Vec<Idx>,
         stop: &mut dyn FnMut() -> bool,
     ) -> bool {
         let def = att.opponent();
-        let Some(block) = first_with(pb, att, Threat::Five) else {
+        // The attacker had no five point before this four, so its five points lie on the
+        // four's lines.
+        let Some(block) = pb
+            .line_neighbours(four)
+            .filter(|&i| pb.is_empty(i) && pb.threat(i, att) == Threat::Five)
+            .min()
+        else {
             return false;
         };
         let unstoppable = pb.counts().threats[att as usize][Threat::Five as usize] > 1
