@@ -163,6 +163,24 @@ impl Board {
         })
     }
 
+    /// A board holding the given stones, black ones placed first (so the history is not a
+    /// game's order): for fixed positions in tests, benches and tools.
+    pub fn with_stones(
+        width: i64,
+        height: i64,
+        black: &[(u8, u8)],
+        white: &[(u8, u8)],
+    ) -> Result<Board, BoardError> {
+        let mut board = Board::new(width, height)?;
+        for (color, stones) in [(Color::Black, black), (Color::White, white)] {
+            for &(x, y) in stones {
+                let p = board.checked_pos(x.into(), y.into())?;
+                board.place(p, color)?;
+            }
+        }
+        Ok(board)
+    }
+
     #[must_use]
     pub fn width(&self) -> u8 {
         self.width
@@ -373,6 +391,19 @@ mod tests {
             assert!(Board::new(w, h).is_err(), "{w}x{h}");
         }
         assert!(Board::new(5, 32).is_ok());
+    }
+
+    #[test]
+    fn with_stones_places_both_colours_and_refuses_bad_cells() {
+        let b = Board::with_stones(9, 9, &[(0, 0), (8, 8)], &[(4, 4)]).unwrap();
+        assert_eq!(b.get(Pos::new(8, 8)), Cell::Stone(Color::Black));
+        assert_eq!(b.get(Pos::new(4, 4)), Cell::Stone(Color::White));
+        assert_eq!(b.to_move(), Color::White);
+        assert_eq!(
+            Board::with_stones(9, 9, &[(9, 0)], &[]),
+            Err(BoardError::OutOfRange { x: 9, y: 0 })
+        );
+        assert!(Board::with_stones(9, 9, &[(1, 1)], &[(1, 1)]).is_err());
     }
 
     #[test]

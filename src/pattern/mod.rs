@@ -443,13 +443,7 @@ mod tests {
     use super::*;
 
     fn board_with(rule: Rule, black: &[(u8, u8)], white: &[(u8, u8)]) -> PatternBoard {
-        let mut b = Board::new(15, 15).unwrap();
-        for &(x, y) in black {
-            b.place(Pos::new(x, y), Color::Black).unwrap();
-        }
-        for &(x, y) in white {
-            b.place(Pos::new(x, y), Color::White).unwrap();
-        }
+        let b = Board::with_stones(15, 15, black, white).unwrap();
         PatternBoard::new(&b, rule)
     }
 
