@@ -1,9 +1,10 @@
 # Hoshi: build, test and lint. `make help` lists the targets.
 CARGO ?= cargo
-BIN := target/release/pbrain-hoshi
+# Cargo's output folder, wherever CARGO_TARGET_DIR puts it.
+BIN := $(or $(CARGO_TARGET_DIR),target)/release/pbrain-hoshi
 LEVEL_COPIES := $(addprefix bin/pbrain-hoshi-,easy normal hard)
 
-.PHONY: all build test protocol-test lint clean help
+.PHONY: all build test protocol-test bench lint clean help
 
 all: build ## Release build, plus bin/pbrain-hoshi and one renamed copy per classic level
 
@@ -18,6 +19,9 @@ test: ## Every test: unit, data, protocol transcripts, robustness (release build
 
 protocol-test: ## Only the protocol transcripts, against the real binary
 	$(CARGO) test --release --test protocol
+
+bench: ## Fixed-depth search of the bench positions: node count (for commit messages) and speed
+	$(CARGO) run --release -- bench
 
 lint: ## Formatting and clippy, warnings as errors
 	$(CARGO) fmt --check
