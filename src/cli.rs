@@ -27,7 +27,8 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "0-100")]
     pub strength: Option<Strength>,
 
-    /// Seed for the random choices of the easy level; a fresh seed per game when absent.
+    /// Seed for the random choices (the easy level, master below full strength); a fresh
+    /// seed per game when absent.
     /// For `match`: the seed of the random opening order.
     #[arg(long, global = true, value_name = "N")]
     pub seed: Option<u64>,
