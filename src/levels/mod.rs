@@ -132,7 +132,7 @@ pub struct Context<'a> {
     pub limits: Limits,
     /// Raised from outside to demand an answer now.
     pub stop: &'a AtomicBool,
-    /// The seeded generator (easy's random pick).
+    /// The seeded generator (easy's random pick, master's pick below full strength).
     pub rng: &'a mut Rng,
     /// Master's search and its tables, kept from move to move.
     pub searcher: &'a mut Searcher,
