@@ -4,13 +4,14 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 
-use crate::levels::Level;
+use crate::levels::{Level, Strength};
 
 /// Hoshi, a Gomoku and Renju engine for the Gomocup (Piskvork) protocol.
 ///
 /// Run with no arguments it speaks the protocol on stdin/stdout, which is how Piskvork,
 /// the Gomocup judge, c-gomoku-cli and liskvork start it. A copy named
-/// `pbrain-hoshi-easy`, `-normal`, `-hard` or `-master` plays that level by default.
+/// `pbrain-hoshi-easy`, `-normal`, `-hard` or `-master` plays that level by default, and
+/// `pbrain-hoshi-master50` (any strength 0 to 100 after `master`) master at that strength.
 #[derive(Debug, Parser)]
 #[command(name = "pbrain-hoshi", version, about, long_about)]
 pub struct Cli {
@@ -20,7 +21,14 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "NAME")]
     pub level: Option<Level>,
 
-    /// Seed for the random choices of the easy level; a fresh seed per game when absent.
+    /// Master's strength, 0 (weakest) to 100 (full, the default): a depth cap and a
+    /// bounded random pick among the best few moves, graded between hard and full
+    /// master. `INFO strength N` changes it through the protocol.
+    #[arg(long, global = true, value_name = "0-100")]
+    pub strength: Option<Strength>,
+
+    /// Seed for the random choices (the easy level, master below full strength); a fresh
+    /// seed per game when absent.
     /// For `match`: the seed of the random opening order.
     #[arg(long, global = true, value_name = "N")]
     pub seed: Option<u64>,

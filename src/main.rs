@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 use hoshi::cli::{Cli, Command};
-use hoshi::levels::Level;
+use hoshi::levels::{Level, Strength};
 use hoshi::{bench, logging, protocol};
 
 fn main() -> ExitCode {
@@ -23,12 +23,15 @@ fn main() -> ExitCode {
         None | Some(Command::Protocol) => {
             logging::silence_panics();
             let exe = std::env::args().next().unwrap_or_default();
-            let level = cli
-                .level
-                .or_else(|| Level::from_exe_name(&exe))
-                .unwrap_or(Level::DEFAULT);
+            let (exe_level, exe_strength) = Level::from_exe_name(&exe).unzip();
+            let level = cli.level.or(exe_level).unwrap_or(Level::DEFAULT);
+            let strength = cli
+                .strength
+                .or(exe_strength.flatten())
+                .unwrap_or(Strength::FULL);
             protocol::run(protocol::Options {
                 level,
+                strength,
                 seed: cli.seed,
             });
             ExitCode::SUCCESS

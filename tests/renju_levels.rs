@@ -4,7 +4,7 @@
 use std::sync::atomic::AtomicBool;
 
 use hoshi::board::{Board, Color, Pos};
-use hoshi::levels::{Context, Level};
+use hoshi::levels::{Context, Level, Strength};
 use hoshi::limits::Limits;
 use hoshi::rng::Rng;
 use hoshi::rules::{Rule, Verdict};
@@ -24,6 +24,7 @@ fn choose(level: Level, board: &mut Board, me: Color, rng: &mut Rng) -> Pos {
         stop: &stop,
         rng,
         searcher: &mut Searcher::new(1 << 20),
+        strength: Strength::FULL,
     };
     level.choose(board, &mut ctx).pos
 }

@@ -2,12 +2,14 @@
 //!
 //! A level is a policy over the engine's machinery. The classic levels (easy, normal,
 //! hard) reproduce `levels.md` exactly; they never change. Master is the full-strength
-//! search of [`crate::search`], bounded by the context's limits.
+//! search of [`crate::search`], bounded by the context's limits, and graded below full
+//! strength by the context's [`Strength`] ([`strength`]).
 
 mod classic;
 mod easy;
 mod hard;
 mod normal;
+pub mod strength;
 #[cfg(test)]
 mod testkit;
 
@@ -21,6 +23,7 @@ use crate::rng::Rng;
 use crate::rules::Rule;
 use crate::search::Searcher;
 use classic::Classic;
+pub use strength::Strength;
 
 /// A playing strength.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -51,13 +54,17 @@ impl Level {
         }
     }
 
-    /// The level named by an executable such as `pbrain-hoshi-easy(.exe)`, if any.
+    /// The level named by an executable such as `pbrain-hoshi-easy(.exe)`, with the
+    /// strength for `pbrain-hoshi-master50`; `None` when the name says nothing.
     #[must_use]
-    pub fn from_exe_name(name: &str) -> Option<Level> {
+    pub fn from_exe_name(name: &str) -> Option<(Level, Option<Strength>)> {
         let stem = name.rsplit(['/', '\\']).next()?;
         let stem = stem.strip_suffix(".exe").unwrap_or(stem);
         let suffix = stem.rsplit_once('-')?.1;
-        suffix.parse().ok()
+        match Strength::from_exe_suffix(suffix) {
+            Some(s) => Some((Level::Master, Some(s))),
+            None => suffix.parse().ok().map(|level| (level, None)),
+        }
     }
 
     /// Picks the move for `ctx.me` on `board`. Always answers a cell that is empty and,
@@ -72,15 +79,7 @@ impl Level {
             Level::Easy => easy::choose(board, &game, ctx.rng),
             Level::Normal => normal::choose(board, &game),
             Level::Hard => hard::choose(board, &game),
-            Level::Master => {
-                let result = ctx
-                    .searcher
-                    .think(board, ctx.rule, ctx.me, &ctx.limits, ctx.stop);
-                return Choice {
-                    pos: result.best,
-                    message: Some(result.to_string()),
-                };
-            }
+            Level::Master => return strength::choose(ctx.strength, board, ctx),
         };
         // No candidate at all (every one forbidden, or none left): the spec's fallback.
         let pos = pos.unwrap_or_else(|| game.fallback(board, ctx.me));
@@ -133,10 +132,13 @@ pub struct Context<'a> {
     pub limits: Limits,
     /// Raised from outside to demand an answer now.
     pub stop: &'a AtomicBool,
-    /// The seeded generator (easy's random pick).
+    /// The seeded generator (easy's random pick, master's pick below full strength).
     pub rng: &'a mut Rng,
     /// Master's search and its tables, kept from move to move.
     pub searcher: &'a mut Searcher,
+    /// Master's strength ([`Strength::FULL`]: the plain search); the classic levels
+    /// ignore it.
+    pub strength: Strength,
 }
 
 /// A level's answer.
@@ -159,13 +161,27 @@ mod tests {
         assert!("expert".parse::<Level>().is_err());
         assert_eq!(
             Level::from_exe_name("/opt/pbrain-hoshi-normal"),
-            Some(Level::Normal)
+            Some((Level::Normal, None))
         );
         assert_eq!(
             Level::from_exe_name(r"C:\x\pbrain-hoshi-hard.exe"),
-            Some(Level::Hard)
+            Some((Level::Hard, None))
         );
-        assert_eq!(Level::from_exe_name("pbrain-hoshi"), None);
+        assert_eq!(
+            Level::from_exe_name(r"C:\x\pbrain-hoshi-Master35.exe"),
+            Some((Level::Master, Strength::new(35)))
+        );
+        assert_eq!(
+            Level::from_exe_name("pbrain-hoshi-master"),
+            Some((Level::Master, None))
+        );
+        for name in [
+            "pbrain-hoshi",
+            "pbrain-hoshi-master101",
+            "pbrain-hoshi-master-5",
+        ] {
+            assert_eq!(Level::from_exe_name(name), None, "{name}");
+        }
     }
 
     fn choose(level: Level, board: &mut Board, rule: Rule, me: Color, rng: &mut Rng) -> Pos {
@@ -182,6 +198,7 @@ mod tests {
             stop: &stop,
             rng,
             searcher: &mut Searcher::new(1 << 20),
+            strength: Strength::FULL,
         };
         level.choose(board, &mut ctx).pos
     }

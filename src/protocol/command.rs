@@ -9,7 +9,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::levels::Level;
+use crate::levels::{Level, Strength};
 use crate::rules::Rule;
 
 /// Coordinates as the manager wrote them, not yet checked against any board.
@@ -80,6 +80,8 @@ pub enum Info {
     MaxMemory(u64),
     Rule(Rule),
     Level(Level),
+    /// `INFO strength 0..100` (Rapfi's key): master's strength.
+    Strength(Strength),
     /// Deepest iteration; `None` (a value of 0 or less) lifts the bound.
     MaxDepth(Option<u32>),
     /// Most nodes per search; `None` (a value of 0 or less, Yixin-Board's -1) lifts it.
@@ -265,6 +267,10 @@ impl Info {
                 "level" => value
                     .parse()
                     .map(Info::Level)
+                    .map_err(|e| ignored(format!("{e}"))),
+                "strength" => value
+                    .parse()
+                    .map(Info::Strength)
                     .map_err(|e| ignored(format!("{e}"))),
                 // Out-of-range bounds saturate: a depth beyond u32 is no bound in practice.
                 "max_depth" => int()
@@ -472,6 +478,10 @@ mod tests {
             Ok(Command::Info(Info::Level(Level::Easy)))
         );
         assert_eq!(
+            parse("INFO STRENGTH 40"),
+            Ok(Command::Info(Info::Strength(Strength::new(40).unwrap())))
+        );
+        assert_eq!(
             parse("INFO max_node -1"),
             Ok(Command::Info(Info::MaxNode(None)))
         );
@@ -488,6 +498,10 @@ mod tests {
         );
         for bad in [
             "INFO level expert",
+            "INFO strength 101",
+            "INFO strength -1",
+            "INFO strength 5.5",
+            "INFO strength",
             "INFO rule -1",
             "INFO max_memory -5",
             "INFO timeout_turn x",

@@ -15,7 +15,7 @@ use std::sync::Arc;
 use std::sync::mpsc;
 use std::thread;
 
-use crate::levels::Level;
+use crate::levels::{Level, Strength};
 use reader::{Ending, StopControl};
 use session::Session;
 
@@ -28,6 +28,8 @@ const SESSION_STACK: usize = 64 * 1024 * 1024;
 pub struct Options {
     /// The level played until `INFO level` changes it.
     pub level: Level,
+    /// Master's strength until `INFO strength` changes it.
+    pub strength: Strength,
     /// Seed for the random generator, used afresh for every game; a fresh one per game
     /// when `None`.
     pub seed: Option<u64>,

@@ -15,7 +15,7 @@ use super::command::{Command, Coord, Field, Info};
 use super::reader::{Message, StopControl};
 use super::reply::{Replies, Reply};
 use crate::board::{Board, Color, Pos};
-use crate::levels::{Context, Level};
+use crate::levels::{Context, Level, Strength};
 use crate::rng::Rng;
 use crate::rules::{Rule, renju};
 use crate::search::{self, Searcher};
@@ -28,6 +28,8 @@ const NO_GAME: &str = "no game started: send START first";
 struct Settings {
     rule: Rule,
     level: Level,
+    /// Master's strength.
+    strength: Strength,
     seed: Option<u64>,
     time: TimeControl,
     max_depth: Option<u32>,
@@ -62,6 +64,7 @@ impl<W: Write> Session<W> {
         let settings = Settings {
             rule: Rule::Freestyle,
             level: options.level,
+            strength: options.strength,
             seed: options.seed,
             time: TimeControl::default(),
             max_depth: None,
@@ -209,11 +212,13 @@ impl<W: Write> Session<W> {
         let seed = self.settings.seed.unwrap_or_else(Rng::fresh_seed);
         let s = &self.settings;
         log::info!(
-            "new {}x{} game: {} rule, {} level, seed {seed}, max_memory {} bytes, budget {:?}",
+            "new {}x{} game: {} rule, {} level, strength {}, seed {seed}, max_memory {} bytes, \
+             budget {:?}",
             board.width(),
             board.height(),
             s.rule,
             s.level,
+            s.strength,
             s.max_memory,
             s.time.budget()
         );
@@ -246,6 +251,7 @@ impl<W: Write> Session<W> {
                 self.searcher.prepare(rule);
             }
             Info::Level(level) => s.level = level,
+            Info::Strength(strength) => s.strength = strength,
             Info::MaxDepth(depth) => s.max_depth = depth,
             Info::MaxNode(nodes) => s.max_nodes = nodes,
             Info::Accepted { key, value } => log::debug!("INFO {key} '{value}' has no effect"),
@@ -280,6 +286,7 @@ impl<W: Write> Session<W> {
             stop,
             rng: &mut game.rng,
             searcher,
+            strength: settings.strength,
         };
         let choice = settings.level.choose(&mut game.board, &mut ctx);
         let pos = if game.board.is_empty_at(choice.pos) {
@@ -400,6 +407,7 @@ mod tests {
     fn session() -> Session<Vec<u8>> {
         let options = Options {
             level: Level::Hard,
+            strength: Strength::FULL,
             seed: Some(1),
         };
         Session::new(options, Arc::new(StopControl::default()), Vec::new())
@@ -491,15 +499,17 @@ mod tests {
         let (s, out) = run(&[
             "INFO rule 1",
             "INFO level easy",
+            "INFO strength 30",
             "START 15",
             "TURN 7,7",
+            "INFO strength 130",
             "RESTART",
             "START 20",
         ]);
         assert_eq!(out.lines().filter(|l| *l == "OK").count(), 3, "{out}");
         assert_eq!(
-            (s.settings.rule, s.settings.level),
-            (Rule::Standard, Level::Easy)
+            (s.settings.rule, s.settings.level, s.settings.strength),
+            (Rule::Standard, Level::Easy, Strength::new(30).unwrap())
         );
         assert!(board(&s).has_no_stones());
         assert_eq!(board(&s).width(), 20);

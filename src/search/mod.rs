@@ -271,6 +271,54 @@ impl Searcher {
         let pb = tree.pb;
         done(best.0, best.1, best.2, nodes, &best.3, &pb)
     }
+
+    /// Exact values at `depth` of the most promising root moves for `me`: the first
+    /// `tried` in the search's move order (`best`, the move a search just chose, first),
+    /// each searched with a full window, best value first (ties by position). A small
+    /// multi-PV for the weakened levels' pick; the root's move generation keeps its
+    /// floor (only the block against a five point, only defences against an open four).
+    /// A search cut short by `limits` or `stop` ends the list early, so it may be empty.
+    #[allow(clippy::too_many_arguments)] // `think`'s six, plus what to re-search
+    pub fn root_values(
+        &mut self,
+        board: &Board,
+        rule: Rule,
+        me: Color,
+        depth: u32,
+        tried: usize,
+        best: Pos,
+        limits: &Limits,
+        stop: &AtomicBool,
+    ) -> Vec<(Pos, i32)> {
+        self.prepare(rule);
+        let mut pb = PatternBoard::new(board, rule);
+        let mut moves = Vec::new();
+        let kind = ordering::generate(&mut pb, me, &mut moves);
+        let first = board.is_empty_at(best).then(|| pb.idx(best));
+        let mut tree = Tree::new(pb, &mut self.tt, &mut self.vcf, &self.weights, limits, stop);
+        let mut ordered = Vec::new();
+        tree.heuristics
+            .order(&tree.pb, me, 0, first, &moves, &mut ordered);
+        let depth = i32::try_from(depth)
+            .unwrap_or(i32::MAX)
+            .clamp(1, MAX_PLY as i32 - 8);
+        let mut values = Vec::new();
+        for s in ordered.iter().take(tried) {
+            // As in the tree: a forced reply costs no depth.
+            let forced = kind == ordering::Kind::Block
+                || (kind == ordering::Kind::Defend && !tree.pb.threat(s.mv, me).is_four());
+            let child = if forced { depth } else { depth - 1 };
+            tree.pb.make(s.mv, me);
+            let value = -tree.search(me.opponent(), 1, child, -WIN, WIN);
+            tree.pb.undo();
+            if tree.aborted {
+                break;
+            }
+            values.push((tree.pb.pos(s.mv), value));
+        }
+        values.sort_by_key(|&(p, v)| (std::cmp::Reverse(v), p));
+        values
+    }
 }
 
 /// One iteration with an aspiration window around the previous score, widened on failure.
