@@ -30,6 +30,15 @@ pub enum Rule {
 }
 
 impl Rule {
+    /// Every rule, in the order of their codes.
+    pub const ALL: [Rule; 5] = [
+        Rule::Freestyle,
+        Rule::Standard,
+        Rule::Renju,
+        Rule::Caro,
+        Rule::CaroExact,
+    ];
+
     /// Decodes the protocol's `INFO rule` value. 2 is renju (the Yixin-Board convention);
     /// otherwise it is Piskvork's bit mask: 4 renju, 8 caro, 1 exactly five, and bit 2
     /// (continuous game) is ignored. Negative values are not rules.
@@ -156,13 +165,7 @@ mod tests {
             assert_eq!(Rule::from_code(code), Some(rule), "code {code}");
         }
         assert_eq!(Rule::from_code(-1), None);
-        for rule in [
-            Rule::Freestyle,
-            Rule::Standard,
-            Rule::Renju,
-            Rule::Caro,
-            Rule::CaroExact,
-        ] {
+        for rule in Rule::ALL {
             assert_eq!(Rule::from_code(i64::from(rule.code())), Some(rule));
         }
     }
@@ -260,13 +263,7 @@ mod tests {
                 (10, 8, 2),
             ],
         );
-        for rule in [
-            Rule::Freestyle,
-            Rule::Standard,
-            Rule::Renju,
-            Rule::Caro,
-            Rule::CaroExact,
-        ] {
+        for rule in Rule::ALL {
             assert_eq!(
                 winning_moves(rule, &b, Color::Black),
                 [Pos::new(6, 7), Pos::new(11, 7)],
