@@ -1,18 +1,22 @@
-//! Static evaluation: a pure function of the pattern board's tallies and one [`Weights`].
+//! Static evaluation: a pure function of the pattern board's sums and one [`Weights`].
 //!
-//! The pattern board counts, over the empty cells, the line patterns and combined threats
-//! each colour could make there. The side to move values its own shapes above the
-//! opponent's (it moves first), so the two sides have separate weight tables. Forcing
-//! shapes (fives, open fours) are the search's business and decided there; here they only
-//! add weight for the rare quiet position where they survive.
+//! Every empty cell has, per colour, a pcode (the multiset of its four line patterns). The
+//! evaluation gives each pcode a value for the side to move and one for the side that just
+//! moved (it moves first, so the same shape is worth more to it); the pattern board keeps the
+//! sums of those values over the empty cells as stones come and go, so evaluating costs two
+//! subtractions. Forcing shapes (fives, open fours) are the search's business and decided
+//! there; here they only add weight for the rare quiet position where they survive.
+
+use std::sync::Arc;
 
 use crate::board::Color;
-use crate::pattern::{Pattern, PatternBoard, Threat};
+use crate::pattern::{CellValues, PCODE_COUNT, Pattern, PatternBoard, Pcode, Pcodes, Threat};
 
 /// The largest evaluation magnitude: far below the mate scores.
 pub const EVAL_LIMIT: i32 = 20_000;
 
-/// Every tunable of the evaluation.
+/// Every tunable of the hand-set evaluation: a value per line pattern and per combined
+/// threat, for each role. A cell's value is the sum over its four lines plus its threat's.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Weights {
     /// Per line pattern of the side to move, indexed by [`Pattern`].
@@ -38,17 +42,65 @@ impl Default for Weights {
     }
 }
 
-/// The position's value for `side`, the colour to move.
-#[must_use]
-pub fn evaluate(pb: &PatternBoard, side: Color, w: &Weights) -> i32 {
-    let counts = pb.counts();
-    let (me, opp) = (side as usize, side.opponent() as usize);
-    let dot =
-        |n: &[u16], w: &[i32]| -> i32 { n.iter().zip(w).map(|(&n, &w)| i32::from(n) * w).sum() };
-    let score = dot(&counts.pats[me], &w.own_pattern) - dot(&counts.pats[opp], &w.opp_pattern)
-        + dot(&counts.threats[me], &w.own_threat)
-        - dot(&counts.threats[opp], &w.opp_threat);
-    score.clamp(-EVAL_LIMIT, EVAL_LIMIT)
+impl Weights {
+    /// The value of one cell's pcode, `[as the side to move, as the side that just moved]`.
+    fn cell_value(&self, pcode: Pcode) -> [i32; 2] {
+        let pcodes = Pcodes::get();
+        let threat = pcodes.threat(pcode) as usize;
+        let lines = |w: &[i32; Pattern::COUNT]| -> i32 {
+            pcodes.patterns(pcode).iter().map(|&p| w[p as usize]).sum()
+        };
+        [
+            lines(&self.own_pattern) + self.own_threat[threat],
+            lines(&self.opp_pattern) + self.opp_threat[threat],
+        ]
+    }
+}
+
+/// An evaluation ready to use: the per-pcode values the pattern board sums.
+#[derive(Clone, Debug)]
+pub struct Evaluator {
+    values: Arc<CellValues>,
+}
+
+impl Default for Evaluator {
+    fn default() -> Self {
+        Evaluator::from_weights(&Weights::default())
+    }
+}
+
+impl Evaluator {
+    /// The evaluation of hand-set `weights`, the same for both colours.
+    #[must_use]
+    pub fn from_weights(weights: &Weights) -> Evaluator {
+        let table: Vec<[i32; 2]> = (0..PCODE_COUNT)
+            .map(|p| weights.cell_value(p as Pcode))
+            .collect();
+        Evaluator {
+            values: Arc::new(CellValues {
+                by_pcode: [table.clone(), table],
+            }),
+        }
+    }
+
+    /// The values a pattern board must sum for [`Evaluator::evaluate`].
+    #[must_use]
+    pub fn cell_values(&self) -> Arc<CellValues> {
+        self.values.clone()
+    }
+
+    /// The position's value for `side`, the colour to move. `pb` must sum this evaluator's
+    /// [`Evaluator::cell_values`].
+    #[must_use]
+    pub fn evaluate(&self, pb: &PatternBoard, side: Color) -> i32 {
+        debug_assert!(
+            Arc::ptr_eq(pb.cell_values(), &self.values),
+            "the pattern board sums another evaluation's values"
+        );
+        let sums = pb.counts().values;
+        let (me, opp) = (side as usize, side.opponent() as usize);
+        (sums[me][0] - sums[opp][1]).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
 }
 
 #[cfg(test)]
@@ -57,6 +109,10 @@ mod tests {
     use crate::board::{Board, Pos};
     use crate::rules::Rule;
 
+    fn pattern_board(board: &Board, rule: Rule, e: &Evaluator) -> PatternBoard {
+        PatternBoard::with_values(board, rule, e.cell_values())
+    }
+
     #[test]
     fn an_open_three_is_worth_more_to_its_owner_and_the_view_flips() {
         let mut b = Board::new(15, 15).unwrap();
@@ -64,10 +120,10 @@ mod tests {
             b.place(Pos::new(x, 7), Color::Black).unwrap();
         }
         b.place(Pos::new(7, 3), Color::White).unwrap();
-        let pb = PatternBoard::new(&b, Rule::Freestyle);
-        let w = Weights::default();
-        let black = evaluate(&pb, Color::Black, &w);
-        let white = evaluate(&pb, Color::White, &w);
+        let e = Evaluator::default();
+        let pb = pattern_board(&b, Rule::Freestyle, &e);
+        let black = e.evaluate(&pb, Color::Black);
+        let white = e.evaluate(&pb, Color::White);
         assert!(black > 0 && white < 0, "{black} {white}");
         // Moving first is worth something: black to move beats white's view of it.
         assert!(black > -white);
@@ -75,7 +131,35 @@ mod tests {
 
     #[test]
     fn empty_board_is_level() {
-        let pb = PatternBoard::new(&Board::new(15, 15).unwrap(), Rule::Standard);
-        assert_eq!(evaluate(&pb, Color::Black, &Weights::default()), 0);
+        let e = Evaluator::default();
+        let pb = pattern_board(&Board::new(15, 15).unwrap(), Rule::Standard, &e);
+        assert_eq!(e.evaluate(&pb, Color::Black), 0);
+    }
+
+    /// The summed pcode values equal the hand-set formula over patterns and threats, cell
+    /// by cell, on a busy position.
+    #[test]
+    fn pcode_sums_equal_the_pattern_and_threat_formula() {
+        let b = Board::with_stones(
+            15,
+            15,
+            &[(7, 7), (8, 7), (9, 8), (6, 6), (7, 9)],
+            &[(8, 8), (6, 7), (10, 7), (7, 6)],
+        )
+        .unwrap();
+        let w = Weights::default();
+        let e = Evaluator::from_weights(&w);
+        let pb = pattern_board(&b, Rule::Freestyle, &e);
+        let c = pb.counts();
+        let dot = |n: &[u16], w: &[i32]| -> i32 {
+            n.iter().zip(w).map(|(&n, &w)| i32::from(n) * w).sum()
+        };
+        for side in Color::BOTH {
+            let (me, opp) = (side as usize, side.opponent() as usize);
+            let formula = dot(&c.pats[me], &w.own_pattern) - dot(&c.pats[opp], &w.opp_pattern)
+                + dot(&c.threats[me], &w.own_threat)
+                - dot(&c.threats[opp], &w.opp_threat);
+            assert_eq!(e.evaluate(&pb, side), formula, "{side:?}");
+        }
     }
 }

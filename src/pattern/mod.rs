@@ -12,11 +12,13 @@
 
 pub mod table;
 
+use std::sync::Arc;
+
 use crate::board::{Board, Cell, Color, Dir, Pos};
 use crate::rng::Rng;
 use crate::rules::Rule;
 use table::{EMPTY, HALF, WALL, slot, stone};
-pub use table::{Pattern, Tables, Threat};
+pub use table::{PCODE_COUNT, Pattern, Pcode, Pcodes, Tables, Threat};
 
 /// Wall cells on each side of the playing area.
 const PAD: usize = HALF;
@@ -29,14 +31,44 @@ pub type Idx = u16;
 pub struct CellInfo {
     /// Line patterns, `[colour][direction]`.
     pub pats: [[Pattern; 4]; 2],
+    /// The pattern code of the four lines, per colour.
+    pub pcode: [Pcode; 2],
     /// Combined threat per colour.
     pub threat: [Threat; 2],
 }
 
 const NO_INFO: CellInfo = CellInfo {
     pats: [[Pattern::Dead; 4]; 2],
+    pcode: [0; 2],
     threat: [Threat::None; 2],
 };
+
+/// Values the board sums over its empty cells, by the pcode each colour has there:
+/// `[colour][pcode]`, each entry a pair `[as the side to move, as the side that just moved]`.
+/// The evaluation owns the numbers; the board only keeps their sums up to date, so a
+/// position's evaluation costs no scan of the board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CellValues {
+    pub by_pcode: [Vec<[i32; 2]>; 2],
+}
+
+impl CellValues {
+    /// All zero: a board that needs no evaluation.
+    #[must_use]
+    pub fn zero() -> Arc<CellValues> {
+        static ZERO: std::sync::OnceLock<Arc<CellValues>> = std::sync::OnceLock::new();
+        ZERO.get_or_init(|| {
+            Arc::new(CellValues {
+                by_pcode: [vec![[0; 2]; PCODE_COUNT], vec![[0; 2]; PCODE_COUNT]],
+            })
+        })
+        .clone()
+    }
+
+    fn of(&self, color: usize, pcode: Pcode) -> [i32; 2] {
+        self.by_pcode[color][usize::from(pcode)]
+    }
+}
 
 /// Per-colour tallies over the empty cells.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
@@ -45,6 +77,26 @@ pub struct Counts {
     pub pats: [[u16; Pattern::COUNT]; 2],
     /// Combined threats, `[colour][threat]`, one per empty cell.
     pub threats: [[u16; Threat::COUNT]; 2],
+    /// Sums of the [`CellValues`] over the empty cells, `[colour][role]`.
+    pub values: [[i32; 2]; 2],
+}
+
+impl Counts {
+    /// Adds (`sign` 1) or removes (`sign` -1) one empty cell's tallies.
+    fn add(&mut self, info: &CellInfo, values: &CellValues, sign: i32) {
+        for c in 0..2 {
+            for p in info.pats[c] {
+                let n = &mut self.pats[c][p as usize];
+                *n = n.wrapping_add_signed(sign as i16);
+            }
+            let n = &mut self.threats[c][info.threat[c] as usize];
+            *n = n.wrapping_add_signed(sign as i16);
+            let v = values.of(c, info.pcode[c]);
+            for role in 0..2 {
+                self.values[c][role] += sign * v[role];
+            }
+        }
+    }
 }
 
 /// Everything derived from the stones; recomputable from scratch for checking.
@@ -69,6 +121,8 @@ pub struct PatternBoard {
     steps: [isize; 4],
     zobrist: Vec<[u64; 2]>,
     tables: &'static Tables,
+    pcodes: &'static Pcodes,
+    values: Arc<CellValues>,
     board: Board,
     moves: Vec<Idx>,
     /// Check the incremental state against a recomputation on every move (debug builds).
@@ -79,9 +133,16 @@ pub struct PatternBoard {
 pub const SIDE_KEY: u64 = 0x9E6C_63D0_676A_9A99;
 
 impl PatternBoard {
-    /// The pattern board of `board`'s stones and blocked cells under `rule`.
+    /// The pattern board of `board`'s stones and blocked cells under `rule`, summing no
+    /// values.
     #[must_use]
     pub fn new(board: &Board, rule: Rule) -> PatternBoard {
+        PatternBoard::with_values(board, rule, CellValues::zero())
+    }
+
+    /// The pattern board of `board` under `rule`, keeping the sums of `values`.
+    #[must_use]
+    pub fn with_values(board: &Board, rule: Rule, values: Arc<CellValues>) -> PatternBoard {
         let (w, h) = (usize::from(board.width()), usize::from(board.height()));
         let stride = w + 2 * PAD;
         let size = stride * (h + 2 * PAD);
@@ -116,6 +177,8 @@ impl PatternBoard {
             steps,
             zobrist,
             tables: Tables::get(rule),
+            pcodes: Pcodes::get(),
+            values,
             board: board.clone(),
             moves: Vec::new(),
             verify: false,
@@ -200,6 +263,12 @@ impl PatternBoard {
     #[must_use]
     pub fn is_candidate(&self, i: Idx) -> bool {
         self.is_empty(i) && self.d.near[usize::from(i)] > 0
+    }
+
+    /// The values whose sums this board keeps.
+    #[must_use]
+    pub fn cell_values(&self) -> &Arc<CellValues> {
+        &self.values
     }
 
     #[must_use]
@@ -339,22 +408,12 @@ impl PatternBoard {
 
     fn uncount(&mut self, i: usize) {
         let info = self.d.info[i];
-        for c in 0..2 {
-            for p in info.pats[c] {
-                self.d.counts.pats[c][p as usize] -= 1;
-            }
-            self.d.counts.threats[c][info.threat[c] as usize] -= 1;
-        }
+        self.d.counts.add(&info, &self.values, -1);
     }
 
     fn count(&mut self, i: usize) {
         let info = self.d.info[i];
-        for c in 0..2 {
-            for p in info.pats[c] {
-                self.d.counts.pats[c][p as usize] += 1;
-            }
-            self.d.counts.threats[c][info.threat[c] as usize] += 1;
-        }
+        self.d.counts.add(&info, &self.values, 1);
     }
 
     /// Recomputes one direction of an empty cell (and its threats), keeping the counts.
@@ -366,15 +425,21 @@ impl PatternBoard {
         for (c, &new) in fresh.iter().enumerate() {
             let old = info.pats[c][dir];
             if old == new {
-                // Same line pattern, same combined threat.
+                // Same line pattern, same pcode.
                 continue;
             }
             info.pats[c][dir] = new;
             counts.pats[c][old as usize] -= 1;
             counts.pats[c][new as usize] += 1;
-            let threat = self.tables.threat(info.pats[c]);
+            let pcode = self.pcodes.pcode(info.pats[c]);
+            let threat = self.pcodes.threat(pcode);
             counts.threats[c][info.threat[c] as usize] -= 1;
             counts.threats[c][threat as usize] += 1;
+            let (was, now) = (self.values.of(c, info.pcode[c]), self.values.of(c, pcode));
+            for role in 0..2 {
+                counts.values[c][role] += now[role] - was[role];
+            }
+            info.pcode[c] = pcode;
             info.threat[c] = threat;
         }
     }
@@ -387,9 +452,11 @@ impl PatternBoard {
 
     fn info_from_keys(&self, keys: [u32; 4]) -> CellInfo {
         let pats = Color::BOTH.map(|c| std::array::from_fn(|d| self.tables.pattern(c, keys[d])));
+        let pcode = pats.map(|p| self.pcodes.pcode(p));
         CellInfo {
             pats,
-            threat: pats.map(|p| self.tables.threat(p)),
+            pcode,
+            threat: pcode.map(|p| self.pcodes.threat(p)),
         }
     }
 
@@ -425,12 +492,7 @@ impl PatternBoard {
         for &i in &playing {
             if self.cells[i] == EMPTY {
                 let info = self.info_from_keys(d.keys[i]);
-                for c in 0..2 {
-                    for p in info.pats[c] {
-                        d.counts.pats[c][p as usize] += 1;
-                    }
-                    d.counts.threats[c][info.threat[c] as usize] += 1;
-                }
+                d.counts.add(&info, &self.values, 1);
                 d.info[i] = info;
             }
         }

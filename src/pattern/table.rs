@@ -137,23 +137,6 @@ pub enum Threat {
     Five,
 }
 
-/// Every threat, in code order.
-const THREATS: [Threat; Threat::COUNT] = [
-    Threat::None,
-    Threat::Flex2,
-    Threat::Block3,
-    Threat::Flex2x2,
-    Threat::Block3Plus,
-    Threat::Flex3,
-    Threat::Flex3Plus,
-    Threat::Flex3x2,
-    Threat::Block4,
-    Threat::Block4Plus,
-    Threat::Block4Flex3,
-    Threat::Flex4,
-    Threat::Five,
-];
-
 impl Threat {
     /// Number of threat classes.
     pub const COUNT: usize = 13;
@@ -211,12 +194,98 @@ impl Threat {
     }
 }
 
+/// A pattern code: the four line patterns of one cell and colour as an unordered multiset,
+/// numbered from 0 (four dead lines) to [`PCODE_COUNT`]` - 1`. Everything a cell's patterns mean
+/// (its threat, its value to the evaluation) depends only on the multiset, not on which
+/// direction holds which pattern, so tables indexed by pcode are 14 times smaller than tables
+/// over the four patterns in order.
+pub type Pcode = u16;
+
+/// Pattern codes: multisets of four patterns out of [`Pattern::COUNT`], `C(11 + 3, 4)`.
+pub const PCODE_COUNT: usize = 1001;
+
+/// The rule-independent pcode tables: patterns in order to pcode, pcode to its patterns and
+/// its combined threat.
+pub struct Pcodes {
+    of_pats: Vec<Pcode>,
+    pats: Vec<[Pattern; 4]>,
+    threats: Vec<Threat>,
+}
+
+impl Pcodes {
+    /// The tables, built on first use.
+    #[must_use]
+    pub fn get() -> &'static Pcodes {
+        static PCODES: OnceLock<Pcodes> = OnceLock::new();
+        PCODES.get_or_init(|| {
+            // Multisets in lexicographic order of their sorted patterns.
+            let mut pats = Vec::with_capacity(PCODE_COUNT);
+            for a in 0..Pattern::COUNT {
+                for b in a..Pattern::COUNT {
+                    for c in b..Pattern::COUNT {
+                        for d in c..Pattern::COUNT {
+                            pats.push([a, b, c, d].map(|i| Pattern::ALL[i]));
+                        }
+                    }
+                }
+            }
+            debug_assert_eq!(pats.len(), PCODE_COUNT);
+            let of_pats = (0..Pattern::COUNT.pow(4))
+                .map(|k| {
+                    let mut sorted = mixed_radix(k);
+                    sorted.sort_unstable();
+                    // `pats` is sorted, so the code is the multiset's rank.
+                    pats.binary_search(&sorted)
+                        .expect("every multiset is listed") as Pcode
+                })
+                .collect();
+            let threats = pats.iter().map(|&p| Threat::of(p)).collect();
+            Pcodes {
+                of_pats,
+                pats,
+                threats,
+            }
+        })
+    }
+
+    /// The pcode of four line patterns, in any order.
+    #[inline]
+    #[must_use]
+    pub fn pcode(&self, pats: [Pattern; 4]) -> Pcode {
+        let k = pats
+            .iter()
+            .rev()
+            .fold(0, |k, &p| k * Pattern::COUNT + p as usize);
+        self.of_pats[k]
+    }
+
+    /// The combined threat of a pcode ([`Threat::of`] its patterns).
+    #[inline]
+    #[must_use]
+    pub fn threat(&self, pcode: Pcode) -> Threat {
+        self.threats[usize::from(pcode)]
+    }
+
+    /// The patterns of a pcode, weakest first.
+    #[must_use]
+    pub fn patterns(&self, pcode: Pcode) -> [Pattern; 4] {
+        self.pats[usize::from(pcode)]
+    }
+}
+
+/// The four patterns of mixed-radix number `k` (base [`Pattern::COUNT`], first digit lowest).
+fn mixed_radix(mut k: usize) -> [Pattern; 4] {
+    std::array::from_fn(|_| {
+        let p = Pattern::ALL[k % Pattern::COUNT];
+        k /= Pattern::COUNT;
+        p
+    })
+}
+
 /// The pattern tables of one rule: line key to both colours' pattern codes (side by side,
-/// so one memory access serves both); and the combined threat of every four patterns (the
-/// same for all rules, kept here to be near).
+/// so one memory access serves both).
 pub struct Tables {
     by_key: Vec<[u8; 2]>,
-    threats: Vec<u8>,
 }
 
 impl Tables {
@@ -236,28 +305,7 @@ impl Tables {
                 let [black, white] = Color::BOTH.map(|c| build(rule, c));
                 black.into_iter().zip(white).map(|(b, w)| [b, w]).collect()
             },
-            threats: (0..Pattern::COUNT.pow(4))
-                .map(|mut k| {
-                    let pats = std::array::from_fn(|_| {
-                        let p = Pattern::ALL[k % Pattern::COUNT];
-                        k /= Pattern::COUNT;
-                        p
-                    });
-                    Threat::of(pats) as u8
-                })
-                .collect(),
         })
-    }
-
-    /// [`Threat::of`] by table lookup.
-    #[inline]
-    #[must_use]
-    pub fn threat(&self, pats: [Pattern; 4]) -> Threat {
-        let k = pats
-            .iter()
-            .rev()
-            .fold(0, |k, &p| k * Pattern::COUNT + p as usize);
-        THREATS[usize::from(self.threats[k])]
     }
 
     /// The patterns a black and a white stone make in the line `key`.
@@ -457,12 +505,26 @@ mod tests {
         );
         assert_eq!(Threat::of([P::Dead; 4]), Threat::None);
         assert!(Threat::Block4.is_four() && !Threat::Flex3x2.is_four());
-        let t = Tables::get(Rule::Freestyle);
-        for pats in [
-            [P::Block4, P::Flex3, P::Dead, P::Flex2],
-            [P::Dead, P::Flex2, P::Flex3, P::Flex3],
-        ] {
-            assert_eq!(t.threat(pats), Threat::of(pats));
+    }
+
+    #[test]
+    fn pcodes_ignore_direction_order_and_keep_the_threat() {
+        let pc = Pcodes::get();
+        assert_eq!(pc.pcode([Pattern::Dead; 4]), 0);
+        assert_eq!(usize::from(pc.pcode([Pattern::Five; 4])), PCODE_COUNT - 1);
+        let mut seen = vec![false; PCODE_COUNT];
+        for k in 0..Pattern::COUNT.pow(4) {
+            let pats = mixed_radix(k);
+            let code = pc.pcode(pats);
+            seen[usize::from(code)] = true;
+            let mut sorted = pats;
+            sorted.sort_unstable();
+            assert_eq!(pc.patterns(code), sorted);
+            assert_eq!(pc.threat(code), Threat::of(pats));
+            let mut turned = pats;
+            turned.rotate_left(1);
+            assert_eq!(pc.pcode(turned), code);
         }
+        assert!(seen.iter().all(|&s| s), "every pcode is reached");
     }
 }

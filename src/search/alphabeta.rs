@@ -12,7 +12,7 @@ use super::ordering::{self, Heuristics, Kind, Scored};
 use super::tt::{Bound, Tt};
 use super::vcf::Vcf;
 use crate::board::Color;
-use crate::eval::{self, Weights};
+use crate::eval::Evaluator;
 use crate::limits::Limits;
 use crate::pattern::{Idx, PatternBoard, SIDE_KEY, Threat};
 
@@ -63,7 +63,7 @@ pub struct Tree<'a> {
     pub pb: PatternBoard,
     pub tt: &'a mut Tt,
     pub vcf: &'a mut Vcf,
-    pub weights: &'a Weights,
+    pub eval: &'a Evaluator,
     pub limits: &'a Limits,
     pub stop: &'a AtomicBool,
     pub heuristics: Heuristics,
@@ -82,7 +82,7 @@ impl<'a> Tree<'a> {
         pb: PatternBoard,
         tt: &'a mut Tt,
         vcf: &'a mut Vcf,
-        weights: &'a Weights,
+        eval: &'a Evaluator,
         limits: &'a Limits,
         stop: &'a AtomicBool,
     ) -> Tree<'a> {
@@ -91,7 +91,7 @@ impl<'a> Tree<'a> {
             pb,
             tt,
             vcf,
-            weights,
+            eval,
             limits,
             stop,
             heuristics: Heuristics::new(cells, MAX_PLY + 1),
@@ -283,6 +283,6 @@ impl<'a> Tree<'a> {
                 return WIN - ply as i32 - line.len() as i32;
             }
         }
-        eval::evaluate(&self.pb, side, self.weights)
+        self.eval.evaluate(&self.pb, side)
     }
 }

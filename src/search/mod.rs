@@ -18,7 +18,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::board::{Board, Color, Pos};
-use crate::eval::Weights;
+use crate::eval::Evaluator;
 use crate::limits::Limits;
 use crate::pattern::{Idx, PatternBoard, Tables};
 use crate::rules::Rule;
@@ -124,7 +124,7 @@ impl fmt::Display for SearchResult {
 pub struct Searcher {
     tt: Tt,
     vcf: Vcf,
-    weights: Weights,
+    eval: Evaluator,
     /// The rule of the previous search: what was learnt under another rule is dropped.
     rule: Option<Rule>,
 }
@@ -136,7 +136,7 @@ impl Searcher {
         Searcher {
             tt: Tt::new(tt_bytes),
             vcf: Vcf::new(),
-            weights: Weights::default(),
+            eval: Evaluator::default(),
             rule: None,
         }
     }
@@ -182,7 +182,7 @@ impl Searcher {
         let start = Instant::now();
         self.prepare(rule);
         self.tt.new_search();
-        let mut pb = PatternBoard::new(board, rule);
+        let mut pb = PatternBoard::with_values(board, rule, self.eval.cell_values());
         let fallback = fallback_move(&pb, me);
         let done =
             |best: Idx, score: i32, depth: u32, nodes: u64, pv: &[Idx], pb: &PatternBoard| {
@@ -240,7 +240,7 @@ impl Searcher {
             .max_depth
             .map_or(MAX_PLY as i32 - 8, |d| i32::try_from(d).unwrap_or(i32::MAX))
             .clamp(1, MAX_PLY as i32 - 8);
-        let mut tree = Tree::new(pb, &mut self.tt, &mut self.vcf, &self.weights, limits, stop);
+        let mut tree = Tree::new(pb, &mut self.tt, &mut self.vcf, &self.eval, limits, stop);
         tree.nodes = vcf_nodes;
         let mut best = (fallback, 0, 0u32, vec![fallback]);
         let mut prev = 0;
@@ -291,11 +291,11 @@ impl Searcher {
         stop: &AtomicBool,
     ) -> Vec<(Pos, i32)> {
         self.prepare(rule);
-        let mut pb = PatternBoard::new(board, rule);
+        let mut pb = PatternBoard::with_values(board, rule, self.eval.cell_values());
         let mut moves = Vec::new();
         let kind = ordering::generate(&mut pb, me, &mut moves);
         let first = board.is_empty_at(best).then(|| pb.idx(best));
-        let mut tree = Tree::new(pb, &mut self.tt, &mut self.vcf, &self.weights, limits, stop);
+        let mut tree = Tree::new(pb, &mut self.tt, &mut self.vcf, &self.eval, limits, stop);
         let mut ordered = Vec::new();
         tree.heuristics
             .order(&tree.pb, me, 0, first, &moves, &mut ordered);
