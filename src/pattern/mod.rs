@@ -92,8 +92,8 @@ impl Counts {
             let n = &mut self.threats[c][info.threat[c] as usize];
             *n = n.wrapping_add_signed(sign as i16);
             let v = values.of(c, info.pcode[c]);
-            for role in 0..2 {
-                self.values[c][role] += sign * v[role];
+            for (sum, v) in self.values[c].iter_mut().zip(v) {
+                *sum += sign * v;
             }
         }
     }
@@ -436,8 +436,8 @@ impl PatternBoard {
             counts.threats[c][info.threat[c] as usize] -= 1;
             counts.threats[c][threat as usize] += 1;
             let (was, now) = (self.values.of(c, info.pcode[c]), self.values.of(c, pcode));
-            for role in 0..2 {
-                counts.values[c][role] += now[role] - was[role];
+            for (sum, (now, was)) in counts.values[c].iter_mut().zip(now.iter().zip(was)) {
+                *sum += now - was;
             }
             info.pcode[c] = pcode;
             info.threat[c] = threat;
