@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use crate::board::Color;
 use crate::pattern::{CellValues, PCODE_COUNT, Pattern, PatternBoard, Pcode, Pcodes, Threat};
+use crate::rules::Rule;
 
 /// The largest evaluation magnitude: far below the mate scores.
 pub const EVAL_LIMIT: i32 = 20_000;
@@ -57,10 +58,52 @@ impl Weights {
     }
 }
 
-/// An evaluation ready to use: the per-pcode values the pattern board sums.
+/// Bits of [`threat_mask`].
+pub const THREAT_BITS: u32 = 11;
+/// Entries of a threat table.
+pub const THREAT_MASKS: usize = 1 << THREAT_BITS;
+
+/// Which urgent shapes exist on the board, as bits, from the side to move's view: the
+/// opponent's five point; each side's open-four point (an open three); each side's four with
+/// a follow-up, plain four, and three-with-follow-up and plain open three points (the
+/// opponent's only when he has no five point and we have no open four, where they matter).
+/// Who moves first decides such races, which the per-cell sums cannot see; a table over
+/// these bits adds it.
+#[must_use]
+pub fn threat_mask(pb: &PatternBoard, side: Color) -> usize {
+    let t = &pb.counts().threats;
+    let (me, opp) = (&t[side as usize], &t[side.opponent() as usize]);
+    let has = |n: &[u16; Threat::COUNT], ts: &[Threat]| ts.iter().any(|&x| n[x as usize] > 0);
+    let bits = [
+        has(opp, &[Threat::Five]),
+        has(me, &[Threat::Flex4]),
+        has(opp, &[Threat::Flex4]),
+        has(me, &[Threat::Block4Plus, Threat::Block4Flex3]),
+        has(me, &[Threat::Block4]),
+        has(me, &[Threat::Flex3Plus, Threat::Flex3x2]),
+        has(me, &[Threat::Flex3]),
+        has(opp, &[Threat::Block4Plus, Threat::Block4Flex3]),
+        has(opp, &[Threat::Block4]),
+        has(opp, &[Threat::Flex3Plus, Threat::Flex3x2]),
+        has(opp, &[Threat::Flex3]),
+    ];
+    bits.iter()
+        .enumerate()
+        .fold(0, |m, (i, &b)| m | (usize::from(b) << i))
+}
+
+/// One rule's evaluation: the per-pcode values the board sums (one table per colour), and
+/// a threat table per colour.
+#[derive(Clone, Debug)]
+struct RuleEval {
+    values: Arc<CellValues>,
+    threat: [Vec<i32>; 2],
+}
+
+/// An evaluation ready to use, for every rule.
 #[derive(Clone, Debug)]
 pub struct Evaluator {
-    values: Arc<CellValues>,
+    rules: [RuleEval; Rule::ALL.len()],
 }
 
 impl Default for Evaluator {
@@ -70,36 +113,47 @@ impl Default for Evaluator {
 }
 
 impl Evaluator {
-    /// The evaluation of hand-set `weights`, the same for both colours.
+    /// The evaluation of hand-set `weights`: the same for every rule and both colours, with
+    /// no threat table.
     #[must_use]
     pub fn from_weights(weights: &Weights) -> Evaluator {
         let table: Vec<[i32; 2]> = (0..PCODE_COUNT)
             .map(|p| weights.cell_value(p as Pcode))
             .collect();
-        Evaluator {
+        let rule = RuleEval {
             values: Arc::new(CellValues {
                 by_pcode: [table.clone(), table],
             }),
+            threat: [vec![0; THREAT_MASKS], vec![0; THREAT_MASKS]],
+        };
+        Evaluator {
+            rules: std::array::from_fn(|_| rule.clone()),
         }
     }
 
-    /// The values a pattern board must sum for [`Evaluator::evaluate`].
+    fn rule(&self, rule: Rule) -> &RuleEval {
+        &self.rules[rule.index()]
+    }
+
+    /// The values a pattern board under `rule` must sum for [`Evaluator::evaluate`].
     #[must_use]
-    pub fn cell_values(&self) -> Arc<CellValues> {
-        self.values.clone()
+    pub fn cell_values(&self, rule: Rule) -> Arc<CellValues> {
+        self.rule(rule).values.clone()
     }
 
     /// The position's value for `side`, the colour to move. `pb` must sum this evaluator's
-    /// [`Evaluator::cell_values`].
+    /// [`Evaluator::cell_values`] of its rule.
     #[must_use]
     pub fn evaluate(&self, pb: &PatternBoard, side: Color) -> i32 {
+        let rule = self.rule(pb.rule());
         debug_assert!(
-            Arc::ptr_eq(pb.cell_values(), &self.values),
+            Arc::ptr_eq(pb.cell_values(), &rule.values),
             "the pattern board sums another evaluation's values"
         );
         let sums = pb.counts().values;
         let (me, opp) = (side as usize, side.opponent() as usize);
-        (sums[me][0] - sums[opp][1]).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+        let threat = rule.threat[me][threat_mask(pb, side)];
+        (sums[me][0] - sums[opp][1] + threat).clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 }
 
@@ -107,10 +161,9 @@ impl Evaluator {
 mod tests {
     use super::*;
     use crate::board::{Board, Pos};
-    use crate::rules::Rule;
 
     fn pattern_board(board: &Board, rule: Rule, e: &Evaluator) -> PatternBoard {
-        PatternBoard::with_values(board, rule, e.cell_values())
+        PatternBoard::with_values(board, rule, e.cell_values(rule))
     }
 
     #[test]
@@ -161,5 +214,35 @@ mod tests {
                 - dot(&c.threats[opp], &w.opp_threat);
             assert_eq!(e.evaluate(&pb, side), formula, "{side:?}");
         }
+    }
+
+    #[test]
+    fn threat_mask_names_each_sides_shapes_from_the_movers_view() {
+        // Black: an open three on row 7 (open-four points at both ends), and a stone on
+        // (2, 1) that blocks white's three on column 2 from above (four points below).
+        let b = Board::with_stones(
+            15,
+            15,
+            &[(5, 7), (6, 7), (7, 7), (2, 1)],
+            &[(2, 2), (2, 3), (2, 4), (10, 10)],
+        )
+        .unwrap();
+        let e = Evaluator::default();
+        let pb = pattern_board(&b, Rule::Freestyle, &e);
+        let black = threat_mask(&pb, Color::Black);
+        let white = threat_mask(&pb, Color::White);
+        assert_eq!(black & 0b10, 0b10, "black's open-four point: {black:b}");
+        assert_eq!(black & (1 << 8), 1 << 8, "white's four point: {black:b}");
+        assert_eq!(
+            white & 0b100,
+            0b100,
+            "black's open-four point, white to move: {white:b}"
+        );
+        assert_eq!(
+            white & (1 << 4),
+            1 << 4,
+            "white's own four point: {white:b}"
+        );
+        assert_eq!(black & 1, 0, "nobody has a five point");
     }
 }

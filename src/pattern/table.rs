@@ -292,15 +292,9 @@ impl Tables {
     /// The tables of `rule`, built on first use and shared afterwards.
     #[must_use]
     pub fn get(rule: Rule) -> &'static Tables {
-        static CELLS: [OnceLock<Tables>; 5] = [const { OnceLock::new() }; 5];
-        let i = match rule {
-            Rule::Freestyle => 0,
-            Rule::Standard => 1,
-            Rule::Renju => 2,
-            Rule::Caro => 3,
-            Rule::CaroExact => 4,
-        };
-        CELLS[i].get_or_init(|| Tables {
+        static CELLS: [OnceLock<Tables>; Rule::ALL.len()] =
+            [const { OnceLock::new() }; Rule::ALL.len()];
+        CELLS[rule.index()].get_or_init(|| Tables {
             by_key: {
                 let [black, white] = Color::BOTH.map(|c| build(rule, c));
                 black.into_iter().zip(white).map(|(b, w)| [b, w]).collect()

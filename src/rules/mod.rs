@@ -39,6 +39,12 @@ impl Rule {
         Rule::CaroExact,
     ];
 
+    /// The rule's position in [`Rule::ALL`], for per-rule tables.
+    #[must_use]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
     /// Decodes the protocol's `INFO rule` value. 2 is renju (the Yixin-Board convention);
     /// otherwise it is Piskvork's bit mask: 4 renju, 8 caro, 1 exactly five, and bit 2
     /// (continuous game) is ignored. Negative values are not rules.

@@ -182,7 +182,7 @@ impl Searcher {
         let start = Instant::now();
         self.prepare(rule);
         self.tt.new_search();
-        let mut pb = PatternBoard::with_values(board, rule, self.eval.cell_values());
+        let mut pb = PatternBoard::with_values(board, rule, self.eval.cell_values(rule));
         let fallback = fallback_move(&pb, me);
         let done =
             |best: Idx, score: i32, depth: u32, nodes: u64, pv: &[Idx], pb: &PatternBoard| {
@@ -291,7 +291,7 @@ impl Searcher {
         stop: &AtomicBool,
     ) -> Vec<(Pos, i32)> {
         self.prepare(rule);
-        let mut pb = PatternBoard::with_values(board, rule, self.eval.cell_values());
+        let mut pb = PatternBoard::with_values(board, rule, self.eval.cell_values(rule));
         let mut moves = Vec::new();
         let kind = ordering::generate(&mut pb, me, &mut moves);
         let first = board.is_empty_at(best).then(|| pb.idx(best));
