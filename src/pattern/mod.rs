@@ -230,6 +230,34 @@ impl PatternBoard {
         })
     }
 
+    /// The cells around `i` where a stone joins a line through `i` or stands close by: the
+    /// 5x5 square and the four lines out to four steps (40 cells; padding included, it is
+    /// never empty). Quiescence looks for a continuation of fours there.
+    pub fn neighbourhood(&self, i: Idx) -> impl Iterator<Item = Idx> + '_ {
+        let i = i as isize;
+        let stride = self.stride as isize;
+        let square = (-2..=2isize)
+            .flat_map(move |dy| (-2..=2isize).map(move |dx| dy * stride + dx))
+            .filter(|&o| o != 0);
+        let lines = self
+            .steps
+            .iter()
+            .flat_map(|&step| [3, 4, -3, -4].map(|k| k * step));
+        square.chain(lines).map(move |o| (i + o) as Idx)
+    }
+
+    /// The last stone of `color` on the board, if any.
+    #[must_use]
+    pub fn last_stone_of(&self, color: Color) -> Option<Idx> {
+        let history = self.board.history();
+        history
+            .iter()
+            .rev()
+            .take(2)
+            .find(|&&(_, c)| c == color)
+            .map(|&(p, _)| self.idx(p))
+    }
+
     #[must_use]
     pub fn is_empty(&self, i: Idx) -> bool {
         self.cells[usize::from(i)] == EMPTY

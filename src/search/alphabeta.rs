@@ -15,6 +15,7 @@ use crate::board::Color;
 use crate::eval::Evaluator;
 use crate::limits::Limits;
 use crate::pattern::{Idx, PatternBoard, SIDE_KEY, Threat};
+use crate::rules::Rule;
 
 /// The score of a five on the next ply at the root; mates count down from here.
 pub const WIN: i32 = 30_000;
@@ -24,11 +25,9 @@ pub const WIN_MIN: i32 = WIN - 1_000;
 pub const MAX_PLY: usize = 128;
 /// Nodes between two clock checks.
 const CHECK_EVERY: u64 = 1024;
-/// Attacker moves and nodes a leaf VCF probe may spend. Small: the tree follows fours
-/// itself, and on renju threat puzzles (a sample of `vct-puzzles.jsonl`, 0.5 s each) a
-/// 200-node probe proved fewer wins than a 20-node one.
-const LEAF_VCF_MOVES: u8 = 6;
-const LEAF_VCF_NODES: u64 = 20;
+/// Quiescence plies (attacker moves, counted down from 0) in which a plain four is tried;
+/// deeper, only fours that make more than a four.
+const QSEARCH_PLAIN_FOURS: i32 = -1;
 
 /// How many moves a non-PV quiet node searches before pruning the rest.
 fn late_move_limit(depth: i32) -> usize {
@@ -147,22 +146,11 @@ impl<'a> Tree<'a> {
         if alpha >= beta {
             return alpha;
         }
-        if let Some(five) = ordering::five_point(&self.pb, side) {
-            self.pv[ply].push(five);
-            return WIN - p - 1;
-        }
-        let opp_fives = self.pb.counts().threats[opp as usize][Threat::Five as usize];
-        if opp_fives >= 2 {
-            return -(WIN - p - 2);
-        }
-        if opp_fives == 0
-            && self.pb.threat_count_at_least(opp, Threat::Block4) == 0
-            && ordering::has_flex4(&self.pb, side)
-        {
-            return WIN - p - 3;
+        if let Some(value) = self.quick_win(side, ply) {
+            return value;
         }
         if depth <= 0 || ply >= MAX_PLY {
-            return self.leaf(side, ply, opp_fives > 0);
+            return self.qsearch(side, ply, 0, alpha, beta);
         }
 
         let key = self.key(side);
@@ -242,10 +230,7 @@ impl<'a> Tree<'a> {
                 best_move = Some(mv);
                 if score > alpha {
                     alpha = score;
-                    let (head, tail) = self.pv.split_at_mut(ply + 1);
-                    head[ply].clear();
-                    head[ply].push(mv);
-                    head[ply].extend_from_slice(&tail[0]);
+                    self.push_pv(ply, mv);
                     if alpha >= beta {
                         if kind == Kind::Quiet {
                             self.heuristics.reward(mv, side, ply, depth);
@@ -268,21 +253,136 @@ impl<'a> Tree<'a> {
         best
     }
 
-    /// The horizon: a short VCF probe for the side to move, else the static evaluation.
-    fn leaf(&mut self, side: Color, ply: usize, must_block: bool) -> i32 {
-        // A VCF needs a four followed by another: two fours, or one with more behind it.
-        let promising = self.pb.threat_count_at_least(side, Threat::Block4Plus) > 0
-            || self.pb.threat_count_at_least(side, Threat::Block4) >= 2;
-        if !must_block && promising {
-            let before = self.vcf.nodes();
-            let found = self
-                .vcf
-                .probe(&mut self.pb, side, LEAF_VCF_MOVES, LEAF_VCF_NODES);
-            self.nodes += self.vcf.nodes() - before;
-            if let Some(line) = found {
-                return WIN - ply as i32 - line.len() as i32;
+    /// Wins and losses the threat counts show without a search, from `side`'s view at `ply`:
+    /// its own five point; two five points of the opponent; an open four it can make while
+    /// the opponent cannot even make a four; a four-three, or a double open three, under the
+    /// same condition (not for renju's black, whose follow-up may be forbidden). The
+    /// opponent's single five point decides nothing here: the caller blocks it.
+    fn quick_win(&mut self, side: Color, ply: usize) -> Option<i32> {
+        let p = ply as i32;
+        let opp = side.opponent();
+        let threats = &self.pb.counts().threats;
+        let (mine, theirs) = (&threats[side as usize], &threats[opp as usize]);
+        if let Some(five) = ordering::five_point(&self.pb, side) {
+            self.pv[ply].push(five);
+            return Some(WIN - p - 1);
+        }
+        match theirs[Threat::Five as usize] {
+            0 => {}
+            1 => return None,
+            _ => return Some(-(WIN - p - 2)),
+        }
+        if self.pb.threat_count_at_least(opp, Threat::Block4) > 0 {
+            return None;
+        }
+        if ordering::has_flex4(&self.pb, side) {
+            return Some(WIN - p - 3);
+        }
+        let free_follow_up = !(self.pb.rule() == Rule::Renju && side == Color::Black);
+        let four_three = mine[Threat::Block4Flex3 as usize] > 0;
+        let double_three =
+            mine[Threat::Flex3x2 as usize] > 0 && theirs[Threat::Flex4 as usize] == 0;
+        (free_follow_up && (four_three || double_three)).then_some(WIN - p - 5)
+    }
+
+    /// The quiescence search at the horizon: threats by fours are played out, everything
+    /// else is judged by the static evaluation. The side to move may stand pat or play a
+    /// four; a side facing a five point only blocks it (and loses if it cannot). Fours come
+    /// from around the mover's last stone, where a continuation of fours lives; past the
+    /// first attacking moves only fours that make something more (a four with a three or a
+    /// two) are tried, which keeps the tree small. `qdepth` counts attacker moves down from 0.
+    fn qsearch(&mut self, side: Color, ply: usize, qdepth: i32, mut alpha: i32, beta: i32) -> i32 {
+        self.pv[ply].clear();
+        if self.tick() {
+            return 0;
+        }
+        let p = ply as i32;
+        if let Some(value) = self.quick_win(side, ply) {
+            return value;
+        }
+        let opp = side.opponent();
+        if ply >= MAX_PLY {
+            return self.eval.evaluate(&self.pb, side);
+        }
+        if let Some(block) = ordering::five_point(&self.pb, opp) {
+            if !self.pb.is_legal(block, side) {
+                // Renju: black's only block is forbidden.
+                return -(WIN - p - 2);
+            }
+            self.pb.make(block, side);
+            let value = -self.qsearch(opp, ply + 1, qdepth, -beta, -alpha);
+            self.pb.undo();
+            self.push_pv(ply, block);
+            return value;
+        }
+        let key = self.key(side);
+        if let Some(e) = self.tt.probe(key)
+            && e.depth >= 0
+        {
+            let s = score_from_tt(e.score, ply);
+            let usable = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if usable {
+                return s;
             }
         }
-        self.eval.evaluate(&self.pb, side)
+        let stand_pat = self.eval.evaluate(&self.pb, side);
+        if stand_pat >= beta {
+            return stand_pat;
+        }
+        let original_alpha = alpha;
+        alpha = alpha.max(stand_pat);
+        let mut best = stand_pat;
+        let mut best_move = None;
+
+        let min_threat = if qdepth >= QSEARCH_PLAIN_FOURS {
+            Threat::Block4
+        } else {
+            Threat::Block4Plus
+        };
+        let mut moves = std::mem::take(&mut self.gen_buf[ply]);
+        ordering::fours_near_last(&self.pb, side, min_threat, &mut moves);
+        for &mv in &moves {
+            self.pb.make(mv, side);
+            let value = -self.qsearch(opp, ply + 1, qdepth - 1, -beta, -alpha);
+            self.pb.undo();
+            if self.aborted {
+                self.gen_buf[ply] = moves;
+                return 0;
+            }
+            if value > best {
+                best = value;
+                if value > alpha {
+                    alpha = value;
+                    best_move = Some(mv);
+                    self.push_pv(ply, mv);
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.gen_buf[ply] = moves;
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha && best_move.is_some() {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt
+            .store(key, score_to_tt(best, ply), 0, bound, best_move);
+        best
+    }
+
+    /// Makes `mv` followed by the child's line the principal variation at `ply`.
+    fn push_pv(&mut self, ply: usize, mv: Idx) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply].clear();
+        head[ply].push(mv);
+        head[ply].extend_from_slice(&tail[0]);
     }
 }

@@ -79,6 +79,32 @@ pub fn five_point(pb: &PatternBoard, color: Color) -> Option<Idx> {
         .find(|&i| pb.is_empty(i) && pb.threat(i, color) == Threat::Five)
 }
 
+/// Fills `out` with `side`'s legal fours at least as strong as `min`, near its last stone
+/// (anywhere when it has none), strongest first, ties by cell.
+pub fn fours_near_last(pb: &PatternBoard, side: Color, min: Threat, out: &mut Vec<Idx>) {
+    out.clear();
+    if pb.threat_count_at_least(side, min) == 0 {
+        return;
+    }
+    let mut found: Vec<(Threat, Idx)> = match pb.last_stone_of(side) {
+        Some(last) => pb
+            .neighbourhood(last)
+            .filter(|&i| pb.is_empty(i))
+            .map(|i| (pb.threat(i, side), i))
+            .filter(|&(t, _)| t >= min)
+            .collect(),
+        None => pb
+            .all_cells()
+            .filter(|&i| pb.is_empty(i))
+            .map(|i| (pb.threat(i, side), i))
+            .filter(|&(t, _)| t >= min)
+            .collect(),
+    };
+    found.retain(|&(_, i)| pb.is_legal(i, side));
+    found.sort_unstable_by_key(|&(t, i)| (std::cmp::Reverse(t), i));
+    out.extend(found.iter().map(|&(_, i)| i));
+}
+
 /// Fills `out` with the moves `side` should consider (unordered) and says why. The caller
 /// has already handled its own five points and the opponent's double five.
 pub fn generate(pb: &mut PatternBoard, side: Color, out: &mut Vec<Idx>) -> Kind {
