@@ -29,6 +29,20 @@ const CHECK_EVERY: u64 = 1024;
 /// deeper, only fours that make more than a four.
 const QSEARCH_PLAIN_FOURS: i32 = -1;
 
+/// Razoring: at most this depth, a node whose evaluation is this far below alpha is left to
+/// the quiescence search.
+const RAZOR_DEPTH: i32 = 2;
+fn razor_margin(depth: i32) -> i32 {
+    40 + 30 * depth
+}
+
+/// Reverse futility: at most this depth, a node whose evaluation is this far above beta
+/// fails high without a search.
+const FUTILITY_DEPTH: i32 = 6;
+fn futility_margin(depth: i32, improving: bool) -> i32 {
+    60 * (depth - i32::from(improving))
+}
+
 /// How many moves a non-PV quiet node searches before pruning the rest.
 fn late_move_limit(depth: i32) -> usize {
     (4 + 2 * depth * depth) as usize
@@ -60,7 +74,7 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
 /// The state of one search in progress.
 pub struct Tree<'a> {
     pub pb: PatternBoard,
-    pub tt: &'a mut Tt,
+    pub tt: &'a Tt,
     pub vcf: &'a mut Vcf,
     pub eval: &'a Evaluator,
     pub limits: &'a Limits,
@@ -71,6 +85,8 @@ pub struct Tree<'a> {
     pub aborted: bool,
     /// Principal variations per ply (triangular).
     pub pv: Vec<Vec<Idx>>,
+    /// The static evaluation of the node at each ply on the current line.
+    evals: Vec<i32>,
     /// Move lists per ply, reused to avoid allocation.
     gen_buf: Vec<Vec<Idx>>,
     order_buf: Vec<Vec<Scored>>,
@@ -79,7 +95,7 @@ pub struct Tree<'a> {
 impl<'a> Tree<'a> {
     pub fn new(
         pb: PatternBoard,
-        tt: &'a mut Tt,
+        tt: &'a Tt,
         vcf: &'a mut Vcf,
         eval: &'a Evaluator,
         limits: &'a Limits,
@@ -98,6 +114,7 @@ impl<'a> Tree<'a> {
             next_check: CHECK_EVERY,
             aborted: false,
             pv: vec![Vec::new(); MAX_PLY + 1],
+            evals: vec![0; MAX_PLY + 1],
             gen_buf: vec![Vec::new(); MAX_PLY + 1],
             order_buf: vec![Vec::new(); MAX_PLY + 1],
         }
@@ -158,18 +175,50 @@ impl<'a> Tree<'a> {
         if let Some(e) = entry
             && !pv_node
             && e.depth >= depth
+            && e.bound.cuts(score_from_tt(e.score, ply), alpha, beta)
         {
-            let s = score_from_tt(e.score, ply);
-            let usable = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-            };
-            if usable {
-                return s;
-            }
+            return score_from_tt(e.score, ply);
         }
         let tt_move = entry.and_then(|e| e.mv);
+
+        // The static evaluation, and what it allows where the side to move faces no threat
+        // (no five point, no open three of the opponent): a node far below alpha is
+        // settled by the quiescence search, one far above beta by its evaluation.
+        let static_eval = match entry {
+            Some(e) => e.eval,
+            None => {
+                let v = self.eval.evaluate(&self.pb, side);
+                self.tt.store(key, 0, v, 0, Bound::None, pv_node, None);
+                v
+            }
+        };
+        self.evals[ply] = static_eval;
+        let threatened = self.pb.counts().threats[opp as usize][Threat::Five as usize] > 0
+            || ordering::has_flex4(&self.pb, opp);
+        let improving = ply >= 2 && static_eval > self.evals[ply - 2];
+        if !pv_node && !threatened && ply > 0 {
+            // A stored score bounding the evaluation is the better estimate.
+            let eval = match entry {
+                Some(e)
+                    if e.bound.holds(score_from_tt(e.score, ply) > static_eval)
+                        && score_from_tt(e.score, ply).abs() < WIN_MIN =>
+                {
+                    score_from_tt(e.score, ply)
+                }
+                _ => static_eval,
+            };
+            if depth <= RAZOR_DEPTH && alpha.abs() < WIN_MIN && eval + razor_margin(depth) < alpha
+            {
+                return self.qsearch(side, ply, 0, alpha, alpha + 1);
+            }
+            if depth <= FUTILITY_DEPTH
+                && eval < WIN_MIN
+                && beta > -WIN_MIN
+                && eval - futility_margin(depth, improving) >= beta
+            {
+                return eval;
+            }
+        }
 
         let mut moves = std::mem::take(&mut self.gen_buf[ply]);
         let kind = ordering::generate(&mut self.pb, side, &mut moves);
@@ -248,8 +297,15 @@ impl<'a> Tree<'a> {
         } else {
             Bound::Upper
         };
-        self.tt
-            .store(key, score_to_tt(best, ply), depth, bound, best_move);
+        self.tt.store(
+            key,
+            score_to_tt(best, ply),
+            static_eval,
+            depth,
+            bound,
+            pv_node,
+            best_move,
+        );
         best
     }
 
@@ -316,20 +372,17 @@ impl<'a> Tree<'a> {
             return value;
         }
         let key = self.key(side);
-        if let Some(e) = self.tt.probe(key)
+        let entry = self.tt.probe(key);
+        if let Some(e) = entry
             && e.depth >= 0
+            && e.bound.cuts(score_from_tt(e.score, ply), alpha, beta)
         {
-            let s = score_from_tt(e.score, ply);
-            let usable = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-            };
-            if usable {
-                return s;
-            }
+            return score_from_tt(e.score, ply);
         }
-        let stand_pat = self.eval.evaluate(&self.pb, side);
+        let stand_pat = match entry {
+            Some(e) => e.eval,
+            None => self.eval.evaluate(&self.pb, side),
+        };
         if stand_pat >= beta {
             return stand_pat;
         }
@@ -373,8 +426,15 @@ impl<'a> Tree<'a> {
         } else {
             Bound::Upper
         };
-        self.tt
-            .store(key, score_to_tt(best, ply), 0, bound, best_move);
+        self.tt.store(
+            key,
+            score_to_tt(best, ply),
+            stand_pat,
+            0,
+            bound,
+            false,
+            best_move,
+        );
         best
     }
 

@@ -240,7 +240,7 @@ impl Searcher {
             .max_depth
             .map_or(MAX_PLY as i32 - 8, |d| i32::try_from(d).unwrap_or(i32::MAX))
             .clamp(1, MAX_PLY as i32 - 8);
-        let mut tree = Tree::new(pb, &mut self.tt, &mut self.vcf, &self.eval, limits, stop);
+        let mut tree = Tree::new(pb, &self.tt, &mut self.vcf, &self.eval, limits, stop);
         tree.nodes = vcf_nodes;
         let mut best = (fallback, 0, 0u32, vec![fallback]);
         let mut prev = 0;
@@ -295,7 +295,7 @@ impl Searcher {
         let mut moves = Vec::new();
         let kind = ordering::generate(&mut pb, me, &mut moves);
         let first = board.is_empty_at(best).then(|| pb.idx(best));
-        let mut tree = Tree::new(pb, &mut self.tt, &mut self.vcf, &self.eval, limits, stop);
+        let mut tree = Tree::new(pb, &self.tt, &mut self.vcf, &self.eval, limits, stop);
         let mut ordered = Vec::new();
         tree.heuristics
             .order(&tree.pb, me, 0, first, &moves, &mut ordered);

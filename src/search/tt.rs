@@ -1,46 +1,90 @@
-//! The transposition table: one entry per slot, sized in bytes, keyed by Zobrist hash.
+//! The transposition table: buckets of four entries, one cache line each, keyed by Zobrist
+//! hash, shared by every search thread without locks.
 //!
-//! An entry is two words: the full key, and the packed data (score, depth, bound,
-//! generation, move). Zeroed words are an empty slot, so the table is allocated zeroed,
-//! which the allocator hands out lazily: a large table costs nothing until it is used.
+//! An entry is two words: the key xor the data, and the data (score, static evaluation, move,
+//! depth, bound, PV flag, generation). A thread reading while another writes sees a key that
+//! does not match and treats the entry as absent, so a torn entry is never used. Zeroed words
+//! are an empty slot; the table is allocated zeroed, which the system hands out lazily: a
+//! large table costs nothing until it is used.
+
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::pattern::Idx;
 
 /// How the stored score bounds the true one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
+    /// Only the static evaluation is stored.
+    None = 0,
     Upper = 1,
     Lower = 2,
     Exact = 3,
+}
+
+impl Bound {
+    /// Whether a stored `score` with this bound settles a search of window `(alpha, beta)`.
+    #[must_use]
+    pub fn cuts(self, score: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            Bound::None => false,
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+        }
+    }
+
+    /// Whether the true value is at least (`above`) or at most (`!above`) the stored one.
+    #[must_use]
+    pub fn holds(self, above: bool) -> bool {
+        match self {
+            Bound::None => false,
+            Bound::Exact => true,
+            Bound::Lower => above,
+            Bound::Upper => !above,
+        }
+    }
 }
 
 /// What a probe finds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry {
     pub score: i32,
+    /// The static evaluation of the position, for the side to move.
+    pub eval: i32,
     pub depth: i32,
     pub bound: Bound,
+    /// Whether the position was on a principal variation.
+    pub pv: bool,
     /// The best or refuting move, if one was found.
     pub mv: Option<Idx>,
 }
 
-const ENTRY_BYTES: usize = 16;
+/// Depths are stored shifted by this, so that quiescence entries (depth 0 and below) fit.
+const DEPTH_OFFSET: i32 = 16;
+const ENTRY_WORDS: usize = 2;
+const BUCKET_ENTRIES: usize = 4;
+const BUCKET_WORDS: usize = ENTRY_WORDS * BUCKET_ENTRIES;
+const BUCKET_BYTES: usize = BUCKET_WORDS * 8;
+/// Generations are five bits.
+const GENERATIONS: u8 = 32;
 
-/// A fixed-size table.
+/// A fixed-size table shared by reference.
 pub struct Tt {
-    slots: Vec<[u64; 2]>,
+    words: Box<[AtomicU64]>,
+    buckets: usize,
     generation: u8,
 }
 
 impl Tt {
-    /// A table of at most `bytes` bytes (at least one entry; a power of two of them).
+    /// A table of at most `bytes` bytes (at least one bucket; a power of two of them).
     #[must_use]
     pub fn new(bytes: usize) -> Tt {
-        let wanted = (bytes / ENTRY_BYTES).max(1);
+        let wanted = (bytes / BUCKET_BYTES).max(1);
         // The largest power of two not above `wanted`.
-        let n = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
+        let buckets = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
         Tt {
-            slots: vec![[0; 2]; n],
+            words: zeroed_words(buckets * BUCKET_WORDS),
+            buckets,
             generation: 1,
         }
     }
@@ -48,64 +92,151 @@ impl Tt {
     /// Bytes used by the entries.
     #[must_use]
     pub fn bytes(&self) -> usize {
-        self.slots.len() * ENTRY_BYTES
+        self.buckets * BUCKET_BYTES
     }
 
     /// Forgets every entry. The table is reallocated rather than overwritten: zeroed
     /// memory comes lazily from the system, so clearing a large table costs no time now.
     pub fn clear(&mut self) {
-        let n = self.slots.len();
-        self.slots = Vec::new();
-        self.slots = vec![[0; 2]; n];
+        self.words = zeroed_words(0);
+        self.words = zeroed_words(self.buckets * BUCKET_WORDS);
         self.generation = 1;
     }
 
     /// Starts a new search: older entries become preferred victims.
     pub fn new_search(&mut self) {
-        self.generation = (self.generation % 63) + 1;
+        self.generation = (self.generation + 1) % GENERATIONS;
     }
 
-    fn slot(&self, key: u64) -> usize {
-        // The length is a power of two.
-        (key as usize) & (self.slots.len() - 1)
+    fn bucket(&self, key: u64) -> &[AtomicU64] {
+        // The bucket count is a power of two; the high bits pick the bucket so that the
+        // low bits, which the entry check also covers, stay independent of it.
+        let b = ((u128::from(key) * self.buckets as u128) >> 64) as usize;
+        &self.words[b * BUCKET_WORDS..(b + 1) * BUCKET_WORDS]
     }
 
     #[must_use]
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        let [k, data] = self.slots[self.slot(key)];
-        if k != key || data == 0 {
-            return None;
-        }
-        let bound = match (data >> 24) & 3 {
-            1 => Bound::Upper,
-            2 => Bound::Lower,
-            _ => Bound::Exact,
-        };
-        let mv = (data >> 32) as u16;
-        Some(Entry {
-            score: i32::from(data as u16 as i16),
-            depth: i32::from((data >> 16) as u8) - 1,
-            bound,
-            mv: (mv != 0).then_some(mv),
+        let bucket = self.bucket(key);
+        bucket.chunks_exact(ENTRY_WORDS).find_map(|e| {
+            let data = e[1].load(Ordering::Relaxed);
+            let check = e[0].load(Ordering::Relaxed);
+            (data != 0 && check ^ data == key).then(|| unpack(data))
         })
     }
 
-    /// Stores unless the slot holds a deeper entry of this search for another position.
-    pub fn store(&mut self, key: u64, score: i32, depth: i32, bound: Bound, mv: Option<Idx>) {
-        let i = self.slot(key);
-        let [k, old] = self.slots[i];
-        let old_gen = ((old >> 26) & 63) as u8;
-        let old_depth = i32::from((old >> 16) as u8) - 1;
-        if k != key && old != 0 && old_gen == self.generation && old_depth > depth {
-            return;
+    /// Stores a search result (or, with [`Bound::None`], only the static evaluation). The
+    /// position's own entry is replaced, keeping its move when the new result has none;
+    /// otherwise the bucket's least valuable entry: the shallowest, older generations first.
+    #[allow(clippy::too_many_arguments)] // one field each, as in every engine's table
+    pub fn store(
+        &self,
+        key: u64,
+        score: i32,
+        eval: i32,
+        depth: i32,
+        bound: Bound,
+        pv: bool,
+        mv: Option<Idx>,
+    ) {
+        let bucket = self.bucket(key);
+        let mut victim = 0;
+        let mut victim_worth = i32::MAX;
+        let mut old_move = None;
+        for (n, e) in bucket.chunks_exact(ENTRY_WORDS).enumerate() {
+            let data = e[1].load(Ordering::Relaxed);
+            let check = e[0].load(Ordering::Relaxed);
+            if data == 0 {
+                if victim_worth > i32::MIN {
+                    victim = n;
+                    victim_worth = i32::MIN;
+                }
+                continue;
+            }
+            if check ^ data == key {
+                victim = n;
+                old_move = unpack(data).mv;
+                // A quiescence or evaluation-only store does not replace a real result
+                // of this search.
+                let old = unpack(data);
+                if bound == Bound::None && old.bound != Bound::None {
+                    return;
+                }
+                break;
+            }
+            let age = i32::from((self.generation + GENERATIONS - generation_of(data)) % GENERATIONS);
+            let worth = unpack(data).depth - 8 * age;
+            if worth < victim_worth {
+                victim = n;
+                victim_worth = worth;
+            }
         }
-        // Scores fit in i16 (mates are near 30000); depths in 0..=254 after the +1 shift.
-        let data = u64::from(score.clamp(-32_000, 32_000) as i16 as u16)
-            | (u64::from(depth.clamp(-1, 253) as u8 + 1) << 16)
-            | ((bound as u64) << 24)
-            | (u64::from(self.generation) << 26)
-            | (u64::from(mv.unwrap_or(0)) << 32);
-        self.slots[i] = [key, data];
+        let data = pack(score, eval, depth, bound, pv, mv.or(old_move), self.generation);
+        let e = &bucket[victim * ENTRY_WORDS..(victim + 1) * ENTRY_WORDS];
+        e[0].store(key ^ data, Ordering::Relaxed);
+        e[1].store(data, Ordering::Relaxed);
+    }
+}
+
+/// `n` zeroed words, from the allocator's zeroed memory (lazily committed by the system).
+fn zeroed_words(n: usize) -> Box<[AtomicU64]> {
+    if n == 0 {
+        return Box::new([]);
+    }
+    let layout = std::alloc::Layout::array::<AtomicU64>(n).expect("table size fits the address space");
+    // SAFETY: the layout is non-empty; an all-zero bit pattern is a valid `AtomicU64`
+    // (it has the same in-memory representation as `u64`), so the zeroed allocation is an
+    // initialised `[AtomicU64; n]`, whose ownership the box takes with this same layout.
+    unsafe {
+        let ptr = std::alloc::alloc_zeroed(layout).cast::<AtomicU64>();
+        if ptr.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, n))
+    }
+}
+
+// Data word layout, low bits first: score i16, eval i16, move u16, depth u8 (shifted by
+// DEPTH_OFFSET, so never 0 for a stored entry: an all-zero word is an empty slot), bound 2
+// bits, PV 1 bit, generation 5 bits.
+fn pack(
+    score: i32,
+    eval: i32,
+    depth: i32,
+    bound: Bound,
+    pv: bool,
+    mv: Option<Idx>,
+    generation: u8,
+) -> u64 {
+    // Scores and evaluations fit in i16 (mates are near 30000).
+    u64::from(score.clamp(-32_000, 32_000) as i16 as u16)
+        | (u64::from(eval.clamp(-32_000, 32_000) as i16 as u16) << 16)
+        | (u64::from(mv.unwrap_or(0)) << 32)
+        | (u64::from((depth + DEPTH_OFFSET).clamp(1, 255) as u8) << 48)
+        | ((bound as u64) << 56)
+        | (u64::from(pv) << 58)
+        | (u64::from(generation) << 59)
+}
+
+fn generation_of(data: u64) -> u8 {
+    ((data >> 59) & u64::from(GENERATIONS - 1)) as u8
+}
+
+fn unpack(data: u64) -> Entry {
+    let bound = match (data >> 56) & 3 {
+        0 => Bound::None,
+        1 => Bound::Upper,
+        2 => Bound::Lower,
+        _ => Bound::Exact,
+    };
+    let mv = (data >> 32) as u16;
+    Entry {
+        score: i32::from(data as u16 as i16),
+        eval: i32::from((data >> 16) as u16 as i16),
+        depth: i32::from((data >> 48) as u8) - DEPTH_OFFSET,
+        bound,
+        pv: (data >> 58) & 1 == 1,
+        mv: (mv != 0).then_some(mv),
     }
 }
 
@@ -117,30 +248,60 @@ mod tests {
     fn stores_and_probes_round_trip_and_size_is_a_power_of_two() {
         let mut tt = Tt::new(1000);
         assert_eq!(tt.bytes(), 512);
-        tt.store(0xABCD_0001, -29_990, 7, Bound::Lower, Some(123));
+        tt.store(0xABCD_0001, -29_990, 17, 7, Bound::Lower, true, Some(123));
         let e = tt.probe(0xABCD_0001).unwrap();
         assert_eq!(
             e,
             Entry {
                 score: -29_990,
+                eval: 17,
                 depth: 7,
                 bound: Bound::Lower,
+                pv: true,
                 mv: Some(123)
             }
         );
         assert_eq!(tt.probe(0xABCD_0002), None);
+        tt.store(0xABCD_0003, 5, -3, 0, Bound::Upper, false, None);
+        assert_eq!(tt.probe(0xABCD_0003).map(|e| (e.depth, e.eval)), Some((0, -3)));
         tt.clear();
         assert_eq!(tt.probe(0xABCD_0001), None);
     }
 
     #[test]
-    fn a_deeper_entry_of_this_search_is_kept() {
-        let mut tt = Tt::new(16);
-        tt.store(1, 5, 9, Bound::Exact, None);
-        tt.store(2, 6, 3, Bound::Exact, None);
-        assert_eq!(tt.probe(1).map(|e| e.depth), Some(9));
+    fn a_bucket_keeps_four_positions_and_evicts_the_shallowest() {
+        // One bucket: every key lands in it.
+        let mut tt = Tt::new(BUCKET_BYTES);
+        for k in 1..=4u64 {
+            tt.store(k, 0, 0, k as i32 + 1, Bound::Exact, false, None);
+        }
+        assert!((1..=4).all(|k| tt.probe(k).is_some()));
+        tt.store(5, 0, 0, 9, Bound::Exact, false, None);
+        assert_eq!(tt.probe(1), None, "the shallowest goes");
+        assert!((2..=5).all(|k| tt.probe(k).is_some()));
+        // Older generations go before deeper entries of this search.
         tt.new_search();
-        tt.store(2, 6, 3, Bound::Exact, None);
-        assert_eq!(tt.probe(2).map(|e| e.score), Some(6));
+        tt.store(6, 0, 0, 1, Bound::Exact, false, None);
+        tt.store(7, 0, 0, 1, Bound::Exact, false, None);
+        assert_eq!(tt.probe(6).map(|e| e.depth), Some(1));
+        assert_eq!(tt.probe(7).map(|e| e.depth), Some(1));
+    }
+
+    #[test]
+    fn an_evaluation_store_keeps_the_result_and_a_result_keeps_the_move() {
+        let tt = Tt::new(1 << 12);
+        tt.store(42, 100, 20, 5, Bound::Lower, false, Some(77));
+        tt.store(42, 0, 20, -1, Bound::None, false, None);
+        assert_eq!(tt.probe(42).map(|e| e.score), Some(100));
+        tt.store(42, -50, 20, 6, Bound::Upper, false, None);
+        let e = tt.probe(42).unwrap();
+        assert_eq!((e.score, e.mv), (-50, Some(77)));
+    }
+
+    #[test]
+    fn bounds_cut_the_windows_they_settle() {
+        assert!(Bound::Lower.cuts(10, 0, 5) && !Bound::Lower.cuts(4, 0, 5));
+        assert!(Bound::Upper.cuts(-1, 0, 5) && !Bound::Upper.cuts(1, 0, 5));
+        assert!(Bound::Exact.cuts(3, 0, 5) && !Bound::None.cuts(3, 0, 5));
     }
 }
