@@ -246,6 +246,12 @@ impl PatternBoard {
         square.chain(lines).map(move |o| (i + o) as Idx)
     }
 
+    /// The last stone placed, if any.
+    #[must_use]
+    pub fn last_move(&self) -> Option<Idx> {
+        self.board.last_move().map(|(p, _)| self.idx(p))
+    }
+
     /// The last stone of `color` on the board, if any.
     #[must_use]
     pub fn last_stone_of(&self, color: Color) -> Option<Idx> {

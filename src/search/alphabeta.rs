@@ -8,7 +8,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use super::ordering::{self, Heuristics, Kind, Scored};
+use super::ordering::{self, HISTORY_MAX, Heuristics, Kind, Scored};
 use super::tt::{Bound, Tt};
 use super::vcf::Vcf;
 use crate::board::Color;
@@ -28,6 +28,9 @@ const CHECK_EVERY: u64 = 1024;
 /// Quiescence plies (attacker moves, counted down from 0) in which a plain four is tried;
 /// deeper, only fours that make more than a four.
 const QSEARCH_PLAIN_FOURS: i32 = -1;
+
+/// Scale of the late-move reductions' `ln(depth) * ln(number)`.
+const LMR_SCALE: f64 = 0.75;
 
 /// Razoring: at most this depth, a node whose evaluation is this far below alpha is left to
 /// the quiescence search.
@@ -90,6 +93,35 @@ pub struct Tree<'a> {
     /// Move lists per ply, reused to avoid allocation.
     gen_buf: Vec<Vec<Idx>>,
     order_buf: Vec<Vec<Scored>>,
+    quiet_buf: Vec<Vec<Idx>>,
+    lmr: Reductions,
+}
+
+/// Late-move reductions by depth and move number: `ln(depth) * ln(number)`, scaled.
+struct Reductions {
+    table: Vec<[i32; 64]>,
+}
+
+impl Reductions {
+    fn new() -> Reductions {
+        Reductions {
+            table: (0..=MAX_PLY)
+                .map(|d| {
+                    std::array::from_fn(|n| {
+                        if d == 0 || n == 0 {
+                            0
+                        } else {
+                            ((d as f64).ln() * (n as f64).ln() * LMR_SCALE) as i32
+                        }
+                    })
+                })
+                .collect(),
+        }
+    }
+
+    fn get(&self, depth: i32, n: usize) -> i32 {
+        self.table[depth.clamp(0, MAX_PLY as i32) as usize][n.min(63)]
+    }
 }
 
 impl<'a> Tree<'a> {
@@ -117,6 +149,8 @@ impl<'a> Tree<'a> {
             evals: vec![0; MAX_PLY + 1],
             gen_buf: vec![Vec::new(); MAX_PLY + 1],
             order_buf: vec![Vec::new(); MAX_PLY + 1],
+            quiet_buf: vec![Vec::new(); MAX_PLY + 1],
+            lmr: Reductions::new(),
         }
     }
 
@@ -230,10 +264,13 @@ impl<'a> Tree<'a> {
                 _ => 0,
             };
         }
+        let prev = self.pb.last_move();
         let mut ordered = std::mem::take(&mut self.order_buf[ply]);
         self.heuristics
-            .order(&self.pb, side, ply, tt_move, &moves, &mut ordered);
+            .order(&self.pb, side, ply, tt_move, prev, &moves, &mut ordered);
         self.gen_buf[ply] = moves;
+        let mut failed = std::mem::take(&mut self.quiet_buf[ply]);
+        failed.clear();
 
         let original_alpha = alpha;
         let mut best = -WIN;
@@ -251,8 +288,12 @@ impl<'a> Tree<'a> {
             // attack of its own and pays, or chains of them would never end.
             let forced = kind == Kind::Block || (kind == Kind::Defend && !forcing);
             let new_depth = if forced { depth } else { depth - 1 };
-            let reduction = if quiet && n >= 2 && depth >= 3 {
-                1 + i32::from(n >= 8) + i32::from(!pv_node && n >= 16)
+            // Late quiet moves are searched shallower, less so with a good history.
+            let reduction = if quiet && n >= 1 && depth >= 2 {
+                let r = self.lmr.get(depth, n)
+                    + i32::from(!pv_node && !improving)
+                    - self.heuristics.history(mv, side) / (HISTORY_MAX / 2);
+                r.clamp(0, new_depth - 1)
             } else {
                 0
             };
@@ -281,15 +322,20 @@ impl<'a> Tree<'a> {
                     alpha = score;
                     self.push_pv(ply, mv);
                     if alpha >= beta {
-                        if kind == Kind::Quiet {
-                            self.heuristics.reward(mv, side, ply, depth);
+                        if kind == Kind::Quiet && !forcing {
+                            self.heuristics
+                                .reward(mv, &failed, side, ply, prev, depth);
                         }
                         break;
                     }
                 }
             }
+            if kind == Kind::Quiet && !forcing {
+                failed.push(mv);
+            }
         }
         self.order_buf[ply] = ordered;
+        self.quiet_buf[ply] = failed;
         let bound = if best >= beta {
             Bound::Lower
         } else if best > original_alpha {

@@ -298,7 +298,7 @@ impl Searcher {
         let mut tree = Tree::new(pb, &self.tt, &mut self.vcf, &self.eval, limits, stop);
         let mut ordered = Vec::new();
         tree.heuristics
-            .order(&tree.pb, me, 0, first, &moves, &mut ordered);
+            .order(&tree.pb, me, 0, first, None, &moves, &mut ordered);
         let depth = i32::try_from(depth)
             .unwrap_or(i32::MAX)
             .clamp(1, MAX_PLY as i32 - 8);

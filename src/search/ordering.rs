@@ -146,10 +146,23 @@ pub fn generate(pb: &mut PatternBoard, side: Color, out: &mut Vec<Idx>) -> Kind 
     Kind::Quiet
 }
 
-/// Killer moves and the history table of one search.
+/// History values stay within this magnitude (each update moves them part of the way).
+pub const HISTORY_MAX: i32 = 16_384;
+/// Ordering bonus of the move that last refuted the opponent's previous move.
+const COUNTER_BONUS: i32 = 600;
+
+/// The history update of a search of `depth`.
+fn history_bonus(depth: i32) -> i32 {
+    (32 * depth * depth + 64 * depth).min(HISTORY_MAX / 4)
+}
+
+/// Killer moves, counter moves and the history table of one search.
 pub struct Heuristics {
     killers: Vec<[Idx; 2]>,
+    /// `[cell][side]`: how often a quiet move there refuted, less how often it failed to.
     history: Vec<[i32; 2]>,
+    /// `[cell of the opponent's move][side]`: the quiet reply that last refuted it.
+    counters: Vec<[Idx; 2]>,
 }
 
 impl Heuristics {
@@ -158,21 +171,50 @@ impl Heuristics {
         Heuristics {
             killers: vec![[0; 2]; plies],
             history: vec![[0; 2]; cells],
+            counters: vec![[0; 2]; cells],
         }
     }
 
-    /// Records a move that caused a cutoff at `ply` after a search of `depth`.
-    pub fn reward(&mut self, mv: Idx, side: Color, ply: usize, depth: i32) {
+    /// Records that the quiet move `best` refuted the node at `ply` (reached by the
+    /// opponent's `prev`) in a search of `depth`, after the quiet moves `failed` did not.
+    pub fn reward(
+        &mut self,
+        best: Idx,
+        failed: &[Idx],
+        side: Color,
+        ply: usize,
+        prev: Option<Idx>,
+        depth: i32,
+    ) {
         if let Some(k) = self.killers.get_mut(ply)
-            && k[0] != mv
+            && k[0] != best
         {
             k[1] = k[0];
-            k[0] = mv;
+            k[0] = best;
         }
+        let bonus = history_bonus(depth);
+        self.nudge(best, side, bonus);
+        for &mv in failed {
+            self.nudge(mv, side, -bonus);
+        }
+        if let Some(c) = prev.and_then(|p| self.counters.get_mut(usize::from(p))) {
+            c[side as usize] = best;
+        }
+    }
+
+    /// Moves a history value toward `bonus`'s sign, less the closer it already is to the
+    /// bound, so it stays within [`HISTORY_MAX`] and recent results weigh more.
+    fn nudge(&mut self, mv: Idx, side: Color, bonus: i32) {
         if let Some(h) = self.history.get_mut(usize::from(mv)) {
             let h = &mut h[side as usize];
-            *h = (*h + depth * depth).min(1 << 20);
+            *h += bonus - *h * bonus.abs() / HISTORY_MAX;
         }
+    }
+
+    /// The history value of `mv` for `side`.
+    #[must_use]
+    pub fn history(&self, mv: Idx, side: Color) -> i32 {
+        self.history[usize::from(mv)][side as usize]
     }
 
     #[must_use]
@@ -180,16 +222,21 @@ impl Heuristics {
         self.killers.get(ply).is_some_and(|k| k.contains(&mv))
     }
 
-    /// Orders `moves` best first into `out`.
+    /// Orders `moves` best first into `out`; `prev` is the opponent's last move.
+    #[allow(clippy::too_many_arguments)] // the node's facts, each used once
     pub fn order(
         &self,
         pb: &PatternBoard,
         side: Color,
         ply: usize,
         tt_move: Option<Idx>,
+        prev: Option<Idx>,
         moves: &[Idx],
         out: &mut Vec<Scored>,
     ) {
+        let counter = prev
+            .and_then(|p| self.counters.get(usize::from(p)))
+            .map(|c| c[side as usize]);
         out.clear();
         out.extend(moves.iter().map(|&mv| {
             let mut score = static_score(pb, mv, side);
@@ -197,8 +244,10 @@ impl Heuristics {
                 score += TT_BONUS;
             } else if self.is_killer(mv, ply) {
                 score += KILLER_BONUS;
+            } else if Some(mv) == counter {
+                score += COUNTER_BONUS;
             }
-            score += self.history[usize::from(mv)][side as usize] / 64;
+            score += self.history(mv, side) / 64;
             Scored { mv, score }
         }));
         out.sort_by_key(|s| (std::cmp::Reverse(s.score), s.mv));
