@@ -46,10 +46,16 @@ fn futility_margin(depth: i32, improving: bool) -> i32 {
     60 * (depth - i32::from(improving))
 }
 
-/// How many moves a non-PV quiet node searches before pruning the rest.
-fn late_move_limit(depth: i32) -> usize {
-    (4 + 2 * depth * depth) as usize
+/// How many moves a non-PV quiet node searches before pruning the rest: fewer where the
+/// evaluation is not improving on our previous move's.
+fn late_move_limit(depth: i32, improving: bool) -> usize {
+    let n = 4 + 2 * depth * depth;
+    (if improving { n } else { n * 2 / 3 }) as usize
 }
+
+/// Below this depth, moves that make nothing for either side (no open two, no three) are
+/// not searched at non-PV nodes.
+const TRIVIAL_DEPTH: i32 = 4;
 
 /// Converts a score relative to the node at `ply` into one relative to the root, and back.
 fn score_to_tt(score: i32, ply: usize) -> i32 {
@@ -280,8 +286,14 @@ impl<'a> Tree<'a> {
             let forcing = self.pb.threat(mv, side).is_four();
             let quiet = kind == Kind::Quiet && !forcing && !self.heuristics.is_killer(mv, ply);
             // Move-count pruning: far down a non-PV list, quiet moves rarely matter.
-            if quiet && !pv_node && n >= late_move_limit(depth) && best > -WIN_MIN {
-                break;
+            if quiet && !pv_node && best > -WIN_MIN {
+                if n >= late_move_limit(depth, improving) {
+                    break;
+                }
+                let info = self.pb.info(mv);
+                if depth < TRIVIAL_DEPTH && info.threat == [Threat::None; 2] {
+                    continue;
+                }
             }
             // Forced replies (a block, a defence against an open three) cost no depth: the
             // attacker's threat sequence is followed to its end. A counter-four is an
