@@ -10,7 +10,6 @@ use std::sync::atomic::AtomicBool;
 
 use super::ordering::{self, HISTORY_MAX, Heuristics, Kind, Scored};
 use super::tt::{Bound, Tt};
-use super::vcf::Vcf;
 use crate::board::Color;
 use crate::eval::Evaluator;
 use crate::limits::Limits;
@@ -84,7 +83,6 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
 pub struct Tree<'a> {
     pub pb: PatternBoard,
     pub tt: &'a Tt,
-    pub vcf: &'a mut Vcf,
     pub eval: &'a Evaluator,
     pub limits: &'a Limits,
     pub stop: &'a AtomicBool,
@@ -92,6 +90,8 @@ pub struct Tree<'a> {
     pub nodes: u64,
     next_check: u64,
     pub aborted: bool,
+    /// Root moves not to search (those a multi-PV search has already given).
+    pub root_skip: Vec<Idx>,
     /// Principal variations per ply (triangular).
     pub pv: Vec<Vec<Idx>>,
     /// The static evaluation of the node at each ply on the current line.
@@ -134,7 +134,6 @@ impl<'a> Tree<'a> {
     pub fn new(
         pb: PatternBoard,
         tt: &'a Tt,
-        vcf: &'a mut Vcf,
         eval: &'a Evaluator,
         limits: &'a Limits,
         stop: &'a AtomicBool,
@@ -143,7 +142,6 @@ impl<'a> Tree<'a> {
         Tree {
             pb,
             tt,
-            vcf,
             eval,
             limits,
             stop,
@@ -151,6 +149,7 @@ impl<'a> Tree<'a> {
             nodes: 0,
             next_check: CHECK_EVERY,
             aborted: false,
+            root_skip: Vec::new(),
             pv: vec![Vec::new(); MAX_PLY + 1],
             evals: vec![0; MAX_PLY + 1],
             gen_buf: vec![Vec::new(); MAX_PLY + 1],
@@ -247,8 +246,7 @@ impl<'a> Tree<'a> {
                 }
                 _ => static_eval,
             };
-            if depth <= RAZOR_DEPTH && alpha.abs() < WIN_MIN && eval + razor_margin(depth) < alpha
-            {
+            if depth <= RAZOR_DEPTH && alpha.abs() < WIN_MIN && eval + razor_margin(depth) < alpha {
                 return self.qsearch(side, ply, 0, alpha, alpha + 1);
             }
             if depth <= FUTILITY_DEPTH
@@ -277,6 +275,10 @@ impl<'a> Tree<'a> {
         self.gen_buf[ply] = moves;
         let mut failed = std::mem::take(&mut self.quiet_buf[ply]);
         failed.clear();
+        let skipping = ply == 0 && !self.root_skip.is_empty();
+        if skipping {
+            ordered.retain(|s| !self.root_skip.contains(&s.mv));
+        }
 
         let original_alpha = alpha;
         let mut best = -WIN;
@@ -302,8 +304,7 @@ impl<'a> Tree<'a> {
             let new_depth = if forced { depth } else { depth - 1 };
             // Late quiet moves are searched shallower, less so with a good history.
             let reduction = if quiet && n >= 1 && depth >= 2 {
-                let r = self.lmr.get(depth, n)
-                    + i32::from(!pv_node && !improving)
+                let r = self.lmr.get(depth, n) + i32::from(!pv_node && !improving)
                     - self.heuristics.history(mv, side) / (HISTORY_MAX / 2);
                 r.clamp(0, new_depth - 1)
             } else {
@@ -335,8 +336,7 @@ impl<'a> Tree<'a> {
                     self.push_pv(ply, mv);
                     if alpha >= beta {
                         if kind == Kind::Quiet && !forcing {
-                            self.heuristics
-                                .reward(mv, &failed, side, ply, prev, depth);
+                            self.heuristics.reward(mv, &failed, side, ply, prev, depth);
                         }
                         break;
                     }
@@ -355,6 +355,10 @@ impl<'a> Tree<'a> {
         } else {
             Bound::Upper
         };
+        if skipping {
+            // A value over part of the root's moves is no value of the position.
+            return best;
+        }
         self.tt.store(
             key,
             score_to_tt(best, ply),

@@ -14,7 +14,7 @@ pub mod tt;
 pub mod vcf;
 
 use std::fmt;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::board::{Board, Color, Pos};
@@ -34,6 +34,8 @@ const ROOT_VCF_MOVES: u8 = 40;
 const ROOT_VCF_NODES: u64 = 300_000;
 /// The root VCF solver stops after this fraction of the time to the soft deadline.
 const ROOT_VCF_TIME_SHARE: u32 = 4;
+/// The most search threads Hoshi runs.
+pub const MAX_THREADS: usize = 64;
 /// Half-width of the first aspiration window.
 const ASPIRATION: i32 = 40;
 
@@ -72,6 +74,17 @@ pub struct SearchResult {
     pub pv: Vec<Pos>,
     /// Wall-clock time spent.
     pub elapsed: Duration,
+    /// The best root moves, best first, each with its value and line (the first is
+    /// `best`); more than one when several were asked for.
+    pub lines: Vec<Line>,
+}
+
+/// One root move of a search, with its value for the mover and its expected line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    pub mv: Pos,
+    pub score: i32,
+    pub pv: Vec<Pos>,
 }
 
 impl SearchResult {
@@ -127,6 +140,8 @@ pub struct Searcher {
     eval: Evaluator,
     /// The rule of the previous search: what was learnt under another rule is dropped.
     rule: Option<Rule>,
+    /// Search threads, the caller's included.
+    threads: usize,
 }
 
 impl Searcher {
@@ -138,6 +153,7 @@ impl Searcher {
             vcf: Vcf::new(),
             eval: Evaluator::default(),
             rule: None,
+            threads: 1,
         }
     }
 
@@ -146,6 +162,12 @@ impl Searcher {
         // Drop the old table first so both never live at once.
         self.tt = Tt::new(0);
         self.tt = Tt::new(tt_bytes);
+    }
+
+    /// Searches with `n` threads sharing the table (at least one). One thread is
+    /// deterministic; more are faster but their moves depend on timing.
+    pub fn set_threads(&mut self, n: usize) {
+        self.threads = n.clamp(1, MAX_THREADS);
     }
 
     /// Bytes taken by the table.
@@ -179,6 +201,21 @@ impl Searcher {
         limits: &Limits,
         stop: &AtomicBool,
     ) -> SearchResult {
+        self.think_lines(board, rule, me, limits, stop, 1)
+    }
+
+    /// Like [`Searcher::think`], with the `multipv` best root moves each searched to the
+    /// same depth and returned in [`SearchResult::lines`], best first. A move found by the
+    /// root's forced-win checks comes alone.
+    pub fn think_lines(
+        &mut self,
+        board: &Board,
+        rule: Rule,
+        me: Color,
+        limits: &Limits,
+        stop: &AtomicBool,
+        multipv: usize,
+    ) -> SearchResult {
         let start = Instant::now();
         self.prepare(rule);
         self.tt.new_search();
@@ -186,13 +223,19 @@ impl Searcher {
         let fallback = fallback_move(&pb, me);
         let done =
             |best: Idx, score: i32, depth: u32, nodes: u64, pv: &[Idx], pb: &PatternBoard| {
+                let pv: Vec<Pos> = pv.iter().map(|&i| pb.pos(i)).collect();
                 SearchResult {
                     best: pb.pos(best),
                     score,
                     depth,
                     nodes,
-                    pv: pv.iter().map(|&i| pb.pos(i)).collect(),
+                    pv: pv.clone(),
                     elapsed: start.elapsed(),
+                    lines: vec![Line {
+                        mv: pb.pos(best),
+                        score,
+                        pv,
+                    }],
                 }
             };
         let Some(fallback) = fallback else {
@@ -204,6 +247,7 @@ impl Searcher {
                 nodes: 0,
                 pv: Vec::new(),
                 elapsed: start.elapsed(),
+                lines: Vec::new(),
             };
         };
         if let Some(five) = ordering::five_point(&pb, me) {
@@ -240,36 +284,57 @@ impl Searcher {
             .max_depth
             .map_or(MAX_PLY as i32 - 8, |d| i32::try_from(d).unwrap_or(i32::MAX))
             .clamp(1, MAX_PLY as i32 - 8);
-        let mut tree = Tree::new(pb, &self.tt, &mut self.vcf, &self.eval, limits, stop);
-        tree.nodes = vcf_nodes;
-        let mut best = (fallback, 0, 0u32, vec![fallback]);
-        let mut prev = 0;
-        for depth in 1..=max_depth {
-            if depth > 1 && limits.soft_deadline.is_some_and(|d| Instant::now() >= d) {
-                break;
-            }
-            let score = aspiration(&mut tree, me, depth, prev);
-            if tree.aborted {
-                break;
-            }
-            if let Some(&mv) = tree.pv[0].first() {
-                best = (mv, score, depth as u32, tree.pv[0].clone());
-            }
-            log::debug!(
-                "depth {depth} score {score} nodes {} best {} after {:?}",
-                tree.nodes,
-                tree.pb.pos(best.0),
-                start.elapsed()
-            );
-            prev = score;
-            if score.abs() >= WIN_MIN && (WIN - score.abs()) <= depth {
-                // A mate within the horizon: deeper iterations cannot change it.
-                break;
-            }
+        let plan = Plan {
+            me,
+            max_depth,
+            multipv: multipv.max(1),
+            start,
+            limits,
+        };
+        let helpers_stop = AtomicBool::new(false);
+        let helper_count = self.threads.saturating_sub(1);
+        let (tt, eval) = (&self.tt, &self.eval);
+        let (lines, depth, nodes) = std::thread::scope(|scope| {
+            let helpers: Vec<_> = (1..=helper_count)
+                .map(|id| {
+                    let pb = PatternBoard::with_values(board, rule, eval.cell_values(rule));
+                    let helpers_stop = &helpers_stop;
+                    let plan = &plan;
+                    scope.spawn(move || {
+                        let mut tree = Tree::new(pb, tt, eval, limits, helpers_stop);
+                        iterate(&mut tree, plan, 1 + (id % 2) as i32, false);
+                        tree.nodes
+                    })
+                })
+                .collect();
+            let mut tree = Tree::new(pb, tt, eval, limits, stop);
+            tree.nodes = vcf_nodes;
+            let (lines, depth) = iterate(&mut tree, &plan, 1, true);
+            helpers_stop.store(true, Ordering::Relaxed);
+            let helper_nodes: u64 = helpers.into_iter().map(|h| h.join().unwrap_or(0)).sum();
+            let lines: Vec<Line> = lines
+                .iter()
+                .map(|l| Line {
+                    mv: tree.pb.pos(l.pv[0]),
+                    score: l.score,
+                    pv: l.pv.iter().map(|&i| tree.pb.pos(i)).collect(),
+                })
+                .collect();
+            (lines, depth, tree.nodes + helper_nodes)
+        });
+        let Some(first) = lines.first() else {
+            let pb = PatternBoard::new(board, rule);
+            return done(fallback, 0, 0, nodes, &[fallback], &pb);
+        };
+        SearchResult {
+            best: first.mv,
+            score: first.score,
+            depth,
+            nodes,
+            pv: first.pv.clone(),
+            elapsed: start.elapsed(),
+            lines,
         }
-        let nodes = tree.nodes;
-        let pb = tree.pb;
-        done(best.0, best.1, best.2, nodes, &best.3, &pb)
     }
 
     /// Exact values at `depth` of the most promising root moves for `me`: the first
@@ -295,7 +360,7 @@ impl Searcher {
         let mut moves = Vec::new();
         let kind = ordering::generate(&mut pb, me, &mut moves);
         let first = board.is_empty_at(best).then(|| pb.idx(best));
-        let mut tree = Tree::new(pb, &self.tt, &mut self.vcf, &self.eval, limits, stop);
+        let mut tree = Tree::new(pb, &self.tt, &self.eval, limits, stop);
         let mut ordered = Vec::new();
         tree.heuristics
             .order(&tree.pb, me, 0, first, None, &moves, &mut ordered);
@@ -318,6 +383,143 @@ impl Searcher {
         }
         values.sort_by_key(|&(p, v)| (std::cmp::Reverse(v), p));
         values
+    }
+}
+
+/// What one search must do: the same for every thread.
+struct Plan<'a> {
+    me: Color,
+    max_depth: i32,
+    multipv: usize,
+    start: Instant,
+    limits: &'a Limits,
+}
+
+/// A root move's value and line, in the tree's cells.
+#[derive(Clone, Debug)]
+struct RootLine {
+    score: i32,
+    pv: Vec<Idx>,
+}
+
+/// Iterative deepening from `first_depth`: each depth searches the `multipv` best root
+/// moves in turn (each with the ones before it excluded), until a limit, a mate within the
+/// horizon, or (for the main thread) the clock says stop. Returns the lines of the last
+/// completed depth, best first, and that depth.
+fn iterate(
+    tree: &mut Tree<'_>,
+    plan: &Plan<'_>,
+    first_depth: i32,
+    main: bool,
+) -> (Vec<RootLine>, u32) {
+    let mut lines: Vec<RootLine> = Vec::new();
+    let mut completed = 0;
+    let mut clock = Clock::new(plan.start, plan.limits);
+    for depth in first_depth..=plan.max_depth {
+        if main && depth > first_depth && clock.should_stop() {
+            break;
+        }
+        tree.root_skip.clear();
+        let mut fresh: Vec<RootLine> = Vec::new();
+        for k in 0..plan.multipv {
+            let prev = lines.get(k).map_or(0, |l| l.score);
+            let score = aspiration(tree, plan.me, depth, prev);
+            if tree.aborted {
+                break;
+            }
+            let Some(&mv) = tree.pv[0].first() else {
+                // Every root move is excluded already.
+                break;
+            };
+            fresh.push(RootLine {
+                score,
+                pv: tree.pv[0].clone(),
+            });
+            tree.root_skip.push(mv);
+        }
+        if fresh.is_empty() {
+            break;
+        }
+        // An iteration cut short keeps the deeper values of the lines it finished.
+        let done = fresh.len();
+        let moves: Vec<Idx> = fresh.iter().map(|l| l.pv[0]).collect();
+        lines.retain(|l| !moves.contains(&l.pv[0]));
+        fresh.extend(lines.drain(..).take(plan.multipv.saturating_sub(done)));
+        lines = fresh;
+        // Later lines were searched with earlier ones excluded, in windows of their own, so
+        // one may come out better: the order is by value (stable, so ties keep the search's).
+        lines.sort_by_key(|l| std::cmp::Reverse(l.score));
+        if tree.aborted {
+            break;
+        }
+        completed = depth as u32;
+        let best = &lines[0];
+        log::debug!(
+            "depth {depth} score {} nodes {} best {} after {:?}",
+            best.score,
+            tree.nodes,
+            tree.pb.pos(best.pv[0]),
+            plan.start.elapsed()
+        );
+        clock.completed(depth, best.pv[0], best.score);
+        if best.score.abs() >= WIN_MIN && (WIN - best.score.abs()) <= depth && plan.multipv == 1 {
+            // A mate within the horizon: deeper iterations cannot change it.
+            break;
+        }
+    }
+    tree.root_skip.clear();
+    (lines, completed)
+}
+
+/// When the main thread stops deepening: the soft deadline, stretched while the best move
+/// keeps changing or the score falls, shrunk while both hold steady. Never past the hard
+/// deadline, which the tree itself watches.
+struct Clock {
+    start: Instant,
+    /// The time to the soft deadline, if there is one.
+    optimum: Option<Duration>,
+    best: Option<Idx>,
+    /// Best-move changes, halved at every depth.
+    changes: f64,
+    score: Option<i32>,
+    factor: f64,
+}
+
+impl Clock {
+    fn new(start: Instant, limits: &Limits) -> Clock {
+        Clock {
+            start,
+            optimum: limits
+                .soft_deadline
+                .map(|d| d.saturating_duration_since(start)),
+            best: None,
+            changes: 0.0,
+            score: None,
+            factor: 1.0,
+        }
+    }
+
+    fn completed(&mut self, depth: i32, best: Idx, score: i32) {
+        self.changes /= 2.0;
+        if self.best.is_some_and(|b| b != best) {
+            self.changes += 1.0;
+        }
+        self.best = Some(best);
+        let falling = self.score.map_or(0.0, |prev| {
+            f64::from((prev - score).clamp(-200, 200)) / 400.0
+        });
+        self.score = Some(score);
+        // Shallow iterations say little about stability.
+        self.factor = if depth < 5 {
+            1.0
+        } else {
+            ((0.6 + 0.4 * self.changes) * (1.0 + falling)).clamp(0.4, 1.8)
+        };
+    }
+
+    fn should_stop(&self) -> bool {
+        self.optimum
+            .is_some_and(|o| self.start.elapsed() >= o.mul_f64(self.factor))
     }
 }
 
@@ -492,5 +694,46 @@ mod tests {
         let r = Searcher::new(1 << 20).think(&b, Rule::Freestyle, Color::Black, &depth(3), &stop);
         assert_eq!(r.best, Pos::new(8, 7), "{r}");
         assert_eq!(r.mate_in(), Some(3), "{r}");
+    }
+
+    #[test]
+    fn multipv_gives_distinct_moves_best_first_led_by_the_answer() {
+        let stop = AtomicBool::new(false);
+        let b = board_with(&[(7, 7), (8, 7)], &[(8, 8), (6, 6)]);
+        let r = Searcher::new(1 << 20).think_lines(
+            &b,
+            Rule::Freestyle,
+            Color::Black,
+            &depth(4),
+            &stop,
+            4,
+        );
+        assert_eq!(r.lines.len(), 4, "{r}");
+        assert_eq!((r.lines[0].mv, r.lines[0].score), (r.best, r.score));
+        assert!(
+            r.lines.windows(2).all(|w| w[0].score >= w[1].score),
+            "{r:?}"
+        );
+        let mut moves: Vec<Pos> = r.lines.iter().map(|l| l.mv).collect();
+        moves.sort();
+        moves.dedup();
+        assert_eq!(moves.len(), 4, "{r:?}");
+        assert!(r.lines.iter().all(|l| l.pv.first() == Some(&l.mv)));
+    }
+
+    #[test]
+    fn two_threads_answer_a_legal_move_and_block_a_five() {
+        let stop = AtomicBool::new(false);
+        let mut s = Searcher::new(1 << 20);
+        s.set_threads(2);
+        let b = board_with(
+            &[(3, 3), (4, 3), (5, 3), (6, 3), (12, 12)],
+            &[(2, 3), (9, 9), (9, 10), (0, 14)],
+        );
+        let r = s.think(&b, Rule::Standard, Color::White, &depth(5), &stop);
+        assert_eq!(r.best, Pos::new(7, 3), "{r}");
+        let b = board_with(&[(7, 7), (8, 7)], &[(8, 8), (6, 6)]);
+        let r = s.think(&b, Rule::Renju, Color::Black, &depth(5), &stop);
+        assert!(Rule::Renju.is_legal(&b, r.best, Color::Black), "{r}");
     }
 }

@@ -164,14 +164,23 @@ impl Tt {
                 }
                 break;
             }
-            let age = i32::from((self.generation + GENERATIONS - generation_of(data)) % GENERATIONS);
+            let age =
+                i32::from((self.generation + GENERATIONS - generation_of(data)) % GENERATIONS);
             let worth = unpack(data).depth - 8 * age;
             if worth < victim_worth {
                 victim = n;
                 victim_worth = worth;
             }
         }
-        let data = pack(score, eval, depth, bound, pv, mv.or(old_move), self.generation);
+        let data = pack(
+            score,
+            eval,
+            depth,
+            bound,
+            pv,
+            mv.or(old_move),
+            self.generation,
+        );
         let e = &bucket[victim * ENTRY_WORDS..(victim + 1) * ENTRY_WORDS];
         e[0].store(key ^ data, Ordering::Relaxed);
         e[1].store(data, Ordering::Relaxed);
@@ -183,7 +192,8 @@ fn zeroed_words(n: usize) -> Box<[AtomicU64]> {
     if n == 0 {
         return Box::new([]);
     }
-    let layout = std::alloc::Layout::array::<AtomicU64>(n).expect("table size fits the address space");
+    let layout =
+        std::alloc::Layout::array::<AtomicU64>(n).expect("table size fits the address space");
     // SAFETY: the layout is non-empty; an all-zero bit pattern is a valid `AtomicU64`
     // (it has the same in-memory representation as `u64`), so the zeroed allocation is an
     // initialised `[AtomicU64; n]`, whose ownership the box takes with this same layout.
@@ -263,7 +273,10 @@ mod tests {
         );
         assert_eq!(tt.probe(0xABCD_0002), None);
         tt.store(0xABCD_0003, 5, -3, 0, Bound::Upper, false, None);
-        assert_eq!(tt.probe(0xABCD_0003).map(|e| (e.depth, e.eval)), Some((0, -3)));
+        assert_eq!(
+            tt.probe(0xABCD_0003).map(|e| (e.depth, e.eval)),
+            Some((0, -3))
+        );
         tt.clear();
         assert_eq!(tt.probe(0xABCD_0001), None);
     }
