@@ -119,6 +119,8 @@ pub struct PatternBoard {
     d: Derived,
     /// Index steps of [`Dir::ALL`] in the padded grid.
     steps: [isize; 4],
+    /// Index offsets of the cells a stone makes candidates (itself included).
+    candidate_offsets: Vec<isize>,
     zobrist: Vec<[u64; 2]>,
     tables: &'static Tables,
     pcodes: &'static Pcodes,
@@ -127,6 +129,25 @@ pub struct PatternBoard {
     moves: Vec<Idx>,
     /// Check the incremental state against a recomputation on every move (debug builds).
     pub verify: bool,
+}
+
+/// Cells within this Chebyshev distance of a stone are candidates for a move.
+pub const CANDIDATE_SQUARE: isize = 2;
+/// So are the cells on a stone's lines within this distance.
+pub const CANDIDATE_LINE: isize = 2;
+
+// The candidate area stays within the padding around the playing cells.
+const _: () = assert!(CANDIDATE_SQUARE <= CANDIDATE_LINE && (CANDIDATE_LINE as usize) < PAD);
+
+/// The index offsets of the candidate area around a stone, itself included.
+fn candidate_offsets(stride: usize, steps: &[isize; 4]) -> Vec<isize> {
+    let stride = stride as isize;
+    let square = (-CANDIDATE_SQUARE..=CANDIDATE_SQUARE)
+        .flat_map(move |dy| (-CANDIDATE_SQUARE..=CANDIDATE_SQUARE).map(move |dx| dy * stride + dx));
+    let lines = steps.iter().flat_map(|&step| {
+        (CANDIDATE_SQUARE + 1..=CANDIDATE_LINE).flat_map(move |k| [k * step, -k * step])
+    });
+    square.chain(lines).collect()
 }
 
 /// The key flipped in the hash when white is to move.
@@ -175,6 +196,7 @@ impl PatternBoard {
                 hash: 0,
             },
             steps,
+            candidate_offsets: candidate_offsets(stride, &steps),
             zobrist,
             tables: Tables::get(rule),
             pcodes: Pcodes::get(),
@@ -292,7 +314,9 @@ impl PatternBoard {
         self.d.info[usize::from(i)].threat[color as usize]
     }
 
-    /// Whether a stone lies within two cells (Chebyshev) of the empty cell `i`.
+    /// Whether the empty cell `i` is worth a move: a stone lies within
+    /// [`CANDIDATE_SQUARE`] cells (Chebyshev), or on one of its lines within
+    /// [`CANDIDATE_LINE`].
     #[inline]
     #[must_use]
     pub fn is_candidate(&self, i: Idx) -> bool {
@@ -431,12 +455,9 @@ impl PatternBoard {
     }
 
     fn update_near(&mut self, i: usize, add: bool) {
-        for dy in -2..=2isize {
-            for dx in -2..=2isize {
-                let q = (i as isize + dy * self.stride as isize + dx) as usize;
-                let n = &mut self.d.near[q];
-                *n = if add { *n + 1 } else { *n - 1 };
-            }
+        for &o in &self.candidate_offsets {
+            let n = &mut self.d.near[(i as isize + o) as usize];
+            *n = if add { *n + 1 } else { *n - 1 };
         }
     }
 
@@ -516,10 +537,8 @@ impl PatternBoard {
             }
             if let Some(c) = self.stone_at(i as Idx) {
                 d.hash ^= self.zobrist[i][c as usize];
-                for dy in -2..=2isize {
-                    for dx in -2..=2isize {
-                        d.near[(i as isize + dy * self.stride as isize + dx) as usize] += 1;
-                    }
+                for &o in &self.candidate_offsets {
+                    d.near[(i as isize + o) as usize] += 1;
                 }
             }
         }
