@@ -145,7 +145,9 @@ fn candidate_offsets(stride: usize, steps: &[isize; 4]) -> Vec<isize> {
     let square = (-CANDIDATE_SQUARE..=CANDIDATE_SQUARE)
         .flat_map(move |dy| (-CANDIDATE_SQUARE..=CANDIDATE_SQUARE).map(move |dx| dy * stride + dx));
     let lines = steps.iter().flat_map(|&step| {
-        (CANDIDATE_SQUARE + 1..=CANDIDATE_LINE).flat_map(move |k| [k * step, -k * step])
+        (1..=CANDIDATE_LINE)
+            .filter(|&k| k > CANDIDATE_SQUARE)
+            .flat_map(move |k| [k * step, -k * step])
     });
     square.chain(lines).collect()
 }

@@ -12,6 +12,7 @@ pub mod alphabeta;
 pub mod ordering;
 pub mod tt;
 pub mod vcf;
+pub mod vct;
 
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -535,11 +536,13 @@ fn aspiration(tree: &mut Tree<'_>, me: Color, depth: i32, prev: i32) -> i32 {
         if tree.aborted {
             return score;
         }
-        if score <= alpha {
+        if score <= alpha && alpha > -WIN {
             alpha = (alpha - delta).max(-WIN);
-        } else if score >= beta {
+        } else if score >= beta && beta < WIN {
             beta = (beta + delta).min(WIN);
         } else {
+            // Inside the window, or against a bound that cannot widen (a root with no
+            // move left to search scores exactly -WIN).
             return score;
         }
         delta *= 3;
@@ -735,5 +738,25 @@ mod tests {
         let b = board_with(&[(7, 7), (8, 7)], &[(8, 8), (6, 6)]);
         let r = s.think(&b, Rule::Renju, Color::Black, &depth(5), &stop);
         assert!(Rule::Renju.is_legal(&b, r.best, Color::Black), "{r}");
+    }
+
+    #[test]
+    fn multipv_beyond_the_root_moves_ends_with_the_moves_there_are() {
+        // White must block the five point: one root move, three lines asked for.
+        let stop = AtomicBool::new(false);
+        let b = board_with(
+            &[(3, 3), (4, 3), (5, 3), (6, 3), (12, 12)],
+            &[(2, 3), (9, 9), (9, 10), (0, 14)],
+        );
+        let r = Searcher::new(1 << 20).think_lines(
+            &b,
+            Rule::Standard,
+            Color::White,
+            &depth(5),
+            &stop,
+            3,
+        );
+        assert_eq!(r.best, Pos::new(7, 3), "{r:?}");
+        assert_eq!(r.lines.len(), 1, "{r:?}");
     }
 }
