@@ -164,6 +164,13 @@ impl Searcher {
         }
     }
 
+    /// Evaluates with `eval` from the next search on (`--weights`, `INFO weights`); what
+    /// was learnt with the old one is dropped.
+    pub fn set_evaluator(&mut self, eval: Evaluator) {
+        self.eval = eval;
+        self.clear();
+    }
+
     /// Forgets everything learnt (a new game).
     pub fn clear(&mut self) {
         self.tt.clear();
