@@ -244,6 +244,20 @@ mod tests {
     }
 
     #[test]
+    fn the_built_in_weights_are_valid_for_this_build() {
+        let model = builtin_model();
+        assert!(model.rules().any(|r| r == Rule::Freestyle));
+        assert_eq!(
+            Evaluator::default().id(),
+            crc32fast::hash(&model.to_bytes())
+        );
+        assert_eq!(
+            Evaluator::from_model(&handset_model(&Weights::default())).id(),
+            Evaluator::handset().id()
+        );
+    }
+
+    #[test]
     fn empty_board_is_level() {
         let e = Evaluator::handset();
         let pb = pattern_board(&Board::new(15, 15).unwrap(), Rule::Standard, &e);

@@ -495,6 +495,16 @@ mod tests {
             Ok(Command::Info(Info::MaxDepth(Some(12))))
         );
         assert_eq!(
+            parse("INFO weights C:\\My Weights\\a.weights"),
+            Ok(Command::Info(Info::Weights(PathBuf::from(
+                "C:\\My Weights\\a.weights"
+            ))))
+        );
+        assert!(matches!(
+            parse("INFO weights"),
+            Ok(Command::Info(Info::Ignored { .. }))
+        ));
+        assert_eq!(
             parse(r"INFO folder C:\Program Files\x y"),
             Ok(Command::Info(Info::Accepted {
                 key: "folder".into(),

@@ -515,6 +515,24 @@ mod tests {
     }
 
     #[test]
+    fn info_weights_loads_a_good_file_and_names_a_bad_one_with_the_next_move() {
+        let good =
+            std::env::temp_dir().join(format!("hoshi-session-{}.weights", std::process::id()));
+        crate::eval::builtin_model().save(&good).unwrap();
+        let load = format!("INFO weights {}", good.display());
+        let (s, out) = run(&[&load, "START 15", "BEGIN"]);
+        assert!(s.notice.is_none());
+        assert_eq!(out.lines().count(), 2, "{out}");
+        let _ = std::fs::remove_file(good);
+        let (s, out) = run(&["INFO weights /nonexistent/x.weights", "START 15", "BEGIN"]);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 3, "{out}");
+        assert!(lines[1].starts_with("MESSAGE INFO weights /nonexistent/x.weights: cannot read"));
+        assert!(lines[1].contains("the old weights stay"));
+        assert!(s.notice.is_none(), "told once");
+    }
+
+    #[test]
     fn settings_survive_start_and_restart_but_the_board_does_not() {
         let (s, out) = run(&[
             "INFO rule 1",
