@@ -40,7 +40,7 @@ pub struct TrainArgs {
     #[arg(long, value_name = "WEIGHTS", default_value = "handset")]
     pub init: String,
     /// Passes over the training positions (0 writes the starting tables).
-    #[arg(long, value_name = "N", default_value_t = 40)]
+    #[arg(long, value_name = "N", default_value_t = 30)]
     pub epochs: usize,
     /// Weight of the game result in the target; the rest is the search score.
     #[arg(long, value_name = "0-1", default_value_t = 0.5)]
