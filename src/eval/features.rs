@@ -9,7 +9,7 @@
 use crate::board::Color;
 use crate::pattern::{PCODE_COUNT, PatternBoard, Pcode, Threat};
 
-use super::{EVAL_LIMIT, RuleTables, VALUE_SHIFT, threat_mask};
+use super::{RuleTables, combine, threat_mask};
 
 /// One position's features.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,7 +52,7 @@ impl Features {
                 .sum()
         };
         let threat = tables.threat[tables.table_of(me)][self.mask];
-        (((sum(me, 0) - sum(opp, 1)) >> VALUE_SHIFT) + threat).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+        combine(sum(me, 0) - sum(opp, 1), threat)
     }
 }
 

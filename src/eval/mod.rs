@@ -204,8 +204,15 @@ impl Evaluator {
         let sums = pb.counts().values;
         let (me, opp) = (side as usize, side.opponent() as usize);
         let threat = rule.threat[me][threat_mask(pb, side)];
-        (((sums[me][0] - sums[opp][1]) >> VALUE_SHIFT) + threat).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+        combine(sums[me][0] - sums[opp][1], threat)
     }
+}
+
+/// The evaluation from the pcode sum (own values of the side to move less opposing values
+/// of the other, in 1/[`VALUE_SCALE`] units) and the threat-table entry.
+#[inline]
+fn combine(pcode_sum: i32, threat: i32) -> i32 {
+    ((pcode_sum >> VALUE_SHIFT) + threat).clamp(-EVAL_LIMIT, EVAL_LIMIT)
 }
 
 /// The hand-set `weights` as a model: one freestyle section, which every rule falls back to.
