@@ -38,6 +38,11 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "PATH", env = "HOSHI_LOG_FILE")]
     pub log_file: Option<PathBuf>,
 
+    /// Evaluate with this weights file (written by `train`) instead of the built-in
+    /// weights. `INFO weights FILE` changes it through the protocol.
+    #[arg(long, global = true, value_name = "FILE")]
+    pub weights: Option<PathBuf>,
+
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -49,7 +54,13 @@ pub enum Command {
     Protocol,
     /// Play a match between two pbrain engines and rate them (the global --seed seeds it).
     Match(Box<crate::tools::matches::MatchArgs>),
-    /// Search fixed positions to a fixed depth and print nodes, time and speed.
+    /// Self-play games for training the evaluation, appended to a game file (the global
+    /// --seed seeds them, --weights plays them).
+    Datagen(Box<crate::tools::datagen::DatagenArgs>),
+    /// Fit the evaluation's tables to self-play games and write a weights file.
+    Train(Box<crate::tools::train::TrainArgs>),
+    /// Search fixed positions to a fixed depth with the built-in weights and print nodes,
+    /// time and speed.
     Bench {
         /// Depth of every search.
         #[arg(long, default_value_t = crate::bench::DEFAULT_DEPTH)]

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 use hoshi::cli::{Cli, Command};
+use hoshi::eval::Evaluator;
 use hoshi::levels::{Level, Strength};
 use hoshi::{bench, logging, protocol};
 
@@ -19,8 +20,20 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     }
+    // A bad --weights is a bad command line: said at once, before any protocol.
+    let evaluator = || match &cli.weights {
+        None => Ok(Evaluator::default()),
+        Some(path) => Evaluator::load(path).map_err(|e| {
+            eprintln!("pbrain-hoshi: --weights {}: {e}", path.display());
+            ExitCode::from(2)
+        }),
+    };
     match cli.command {
         None | Some(Command::Protocol) => {
+            let evaluator = match evaluator() {
+                Ok(e) => e,
+                Err(code) => return code,
+            };
             logging::silence_panics();
             let exe = std::env::args().next().unwrap_or_default();
             let (exe_level, exe_strength) = Level::from_exe_name(&exe).unzip();
@@ -33,6 +46,7 @@ fn main() -> ExitCode {
                 level,
                 strength,
                 seed: cli.seed,
+                evaluator,
             });
             ExitCode::SUCCESS
         }
@@ -43,7 +57,32 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Some(Command::Datagen(args)) => {
+            let evaluator = match evaluator() {
+                Ok(e) => e,
+                Err(code) => return code,
+            };
+            let seed = cli.seed.unwrap_or(0);
+            tool_exit(
+                "datagen",
+                hoshi::tools::datagen::run(&args, seed, &evaluator),
+            )
+        }
+        Some(Command::Train(args)) => tool_exit(
+            "train",
+            hoshi::tools::train::run(&args, cli.seed.unwrap_or(0)),
+        ),
         Some(Command::Bench { depth }) => run_bench(depth),
+    }
+}
+
+fn tool_exit(tool: &str, outcome: Result<(), String>) -> ExitCode {
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("pbrain-hoshi {tool}: {e}");
+            ExitCode::from(2)
+        }
     }
 }
 

@@ -1,17 +1,27 @@
-//! Static evaluation: a pure function of the pattern board's sums and one [`Weights`].
+//! Static evaluation: a pure function of the pattern board's sums and one [`Model`].
 //!
 //! Every empty cell has, per colour, a pcode (the multiset of its four line patterns). The
 //! evaluation gives each pcode a value for the side to move and one for the side that just
 //! moved (it moves first, so the same shape is worth more to it); the pattern board keeps the
 //! sums of those values over the empty cells as stones come and go, so evaluating costs two
-//! subtractions. Forcing shapes (fives, open fours) are the search's business and decided
-//! there; here they only add weight for the rare quiet position where they survive.
+//! subtractions and one lookup in a threat table (who moves first in a race of urgent
+//! shapes). Forcing shapes (fives, open fours) are the search's business and decided there;
+//! here they only add weight for the rare quiet position where they survive.
+//!
+//! The tables are learned from self-play (`pbrain-hoshi datagen`, `pbrain-hoshi train`;
+//! docs/eval.md) and built into the binary; [`Weights`] keeps the 44 hand-set numbers they
+//! started from, the prior of the training and the baseline of every match.
 
-use std::sync::Arc;
+pub mod features;
+pub mod model;
+
+use std::path::Path;
+use std::sync::{Arc, OnceLock};
 
 use crate::board::Color;
-use crate::pattern::{CellValues, PCODE_COUNT, Pattern, PatternBoard, Pcode, Pcodes, Threat};
+use crate::pattern::{CellValues, Pattern, PatternBoard, Pcode, Pcodes, Threat};
 use crate::rules::Rule;
+pub use model::{Model, ModelError, RuleTables, VALUE_SCALE, VALUE_SHIFT};
 
 /// The largest evaluation magnitude: far below the mate scores.
 pub const EVAL_LIMIT: i32 = 20_000;
@@ -100,16 +110,32 @@ struct RuleEval {
     threat: [Vec<i32>; 2],
 }
 
-/// An evaluation ready to use, for every rule.
+/// An evaluation ready to use, for every rule. Cloning is cheap: the tables are shared.
 #[derive(Clone, Debug)]
 pub struct Evaluator {
-    rules: [RuleEval; Rule::ALL.len()],
+    rules: Arc<[RuleEval; Rule::ALL.len()]>,
+    /// The CRC-32 of the model's weights file: which evaluation this is.
+    id: u32,
 }
 
+/// The weights built into the binary, as `pbrain-hoshi train` wrote them.
+const DEFAULT_WEIGHTS: &[u8] = include_bytes!("default.weights");
+
 impl Default for Evaluator {
+    /// The built-in weights.
     fn default() -> Self {
-        Evaluator::from_weights(&Weights::default())
+        static DEFAULT: OnceLock<Evaluator> = OnceLock::new();
+        DEFAULT
+            .get_or_init(|| Evaluator::from_model(&builtin_model()))
+            .clone()
     }
+}
+
+/// The model of the built-in weights.
+#[must_use]
+pub fn builtin_model() -> Model {
+    // Checked by a test: the embedded file is valid for this build.
+    Model::from_bytes(DEFAULT_WEIGHTS).expect("the built-in weights are valid")
 }
 
 impl Evaluator {
@@ -117,18 +143,43 @@ impl Evaluator {
     /// no threat table.
     #[must_use]
     pub fn from_weights(weights: &Weights) -> Evaluator {
-        let table: Vec<[i32; 2]> = (0..PCODE_COUNT)
-            .map(|p| weights.cell_value(p as Pcode))
-            .collect();
-        let rule = RuleEval {
-            values: Arc::new(CellValues {
-                by_pcode: [table.clone(), table],
-            }),
-            threat: [vec![0; THREAT_MASKS], vec![0; THREAT_MASKS]],
-        };
+        Evaluator::from_model(&handset_model(weights))
+    }
+
+    /// The hand-set evaluation, [`Weights::default`].
+    #[must_use]
+    pub fn handset() -> Evaluator {
+        Evaluator::from_weights(&Weights::default())
+    }
+
+    /// The evaluation `model` describes.
+    #[must_use]
+    pub fn from_model(model: &Model) -> Evaluator {
+        let rules = Rule::ALL.map(|rule| {
+            let t = model.tables(rule);
+            let of = |c: Color| t.table_of(c);
+            RuleEval {
+                values: Arc::new(CellValues {
+                    by_pcode: Color::BOTH.map(|c| t.pcode[of(c)].clone()),
+                }),
+                threat: Color::BOTH.map(|c| t.threat[of(c)].clone()),
+            }
+        });
         Evaluator {
-            rules: std::array::from_fn(|_| rule.clone()),
+            rules: Arc::new(rules),
+            id: crc32fast::hash(&model.to_bytes()),
         }
+    }
+
+    /// Names this evaluation: equal ids, equal tables (the CRC-32 of its weights file).
+    #[must_use]
+    pub fn id(&self) -> u32 {
+        self.id
+    }
+
+    /// The evaluation of a weights file.
+    pub fn load(path: &Path) -> Result<Evaluator, ModelError> {
+        Model::load(path).map(|m| Evaluator::from_model(&m))
     }
 
     fn rule(&self, rule: Rule) -> &RuleEval {
@@ -153,8 +204,25 @@ impl Evaluator {
         let sums = pb.counts().values;
         let (me, opp) = (side as usize, side.opponent() as usize);
         let threat = rule.threat[me][threat_mask(pb, side)];
-        (sums[me][0] - sums[opp][1] + threat).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+        combine(sums[me][0] - sums[opp][1], threat)
     }
+}
+
+/// The evaluation from the pcode sum (own values of the side to move less opposing values
+/// of the other, in 1/[`VALUE_SCALE`] units) and the threat-table entry.
+#[inline]
+fn combine(pcode_sum: i32, threat: i32) -> i32 {
+    ((pcode_sum >> VALUE_SHIFT) + threat).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+}
+
+/// The hand-set `weights` as a model: one freestyle section, which every rule falls back to.
+#[must_use]
+pub fn handset_model(weights: &Weights) -> Model {
+    let mut t = RuleTables::zero(false);
+    for (p, v) in t.pcode[0].iter_mut().enumerate() {
+        *v = weights.cell_value(p as Pcode).map(|x| x * VALUE_SCALE);
+    }
+    Model::new(vec![(Rule::Freestyle, t)]).expect("hand-set values are in range")
 }
 
 #[cfg(test)]
@@ -173,7 +241,7 @@ mod tests {
             b.place(Pos::new(x, 7), Color::Black).unwrap();
         }
         b.place(Pos::new(7, 3), Color::White).unwrap();
-        let e = Evaluator::default();
+        let e = Evaluator::handset();
         let pb = pattern_board(&b, Rule::Freestyle, &e);
         let black = e.evaluate(&pb, Color::Black);
         let white = e.evaluate(&pb, Color::White);
@@ -183,8 +251,22 @@ mod tests {
     }
 
     #[test]
+    fn the_built_in_weights_are_valid_for_this_build() {
+        let model = builtin_model();
+        assert!(model.rules().any(|r| r == Rule::Freestyle));
+        assert_eq!(
+            Evaluator::default().id(),
+            crc32fast::hash(&model.to_bytes())
+        );
+        assert_eq!(
+            Evaluator::from_model(&handset_model(&Weights::default())).id(),
+            Evaluator::handset().id()
+        );
+    }
+
+    #[test]
     fn empty_board_is_level() {
-        let e = Evaluator::default();
+        let e = Evaluator::handset();
         let pb = pattern_board(&Board::new(15, 15).unwrap(), Rule::Standard, &e);
         assert_eq!(e.evaluate(&pb, Color::Black), 0);
     }
@@ -227,7 +309,7 @@ mod tests {
             &[(2, 2), (2, 3), (2, 4), (10, 10)],
         )
         .unwrap();
-        let e = Evaluator::default();
+        let e = Evaluator::handset();
         let pb = pattern_board(&b, Rule::Freestyle, &e);
         let black = threat_mask(&pb, Color::Black);
         let white = threat_mask(&pb, Color::White);

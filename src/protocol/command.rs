@@ -7,6 +7,7 @@
 //! Command words, `INFO` keys and `DONE` are case-insensitive.
 
 use std::fmt;
+use std::path::PathBuf;
 use std::str::FromStr;
 
 use crate::levels::{Level, Strength};
@@ -86,6 +87,8 @@ pub enum Info {
     MaxDepth(Option<u32>),
     /// Most nodes per search; `None` (a value of 0 or less, Yixin-Board's -1) lifts it.
     MaxNode(Option<u64>),
+    /// `INFO weights FILE`: evaluate with this weights file (the rest of the line).
+    Weights(PathBuf),
     /// A key accepted without effect (`game_type`, `folder`, `thread_num`, unknown keys...).
     Accepted {
         key: String,
@@ -277,6 +280,8 @@ impl Info {
                     .map(|n| Info::MaxDepth((n > 0).then(|| u32::try_from(n).unwrap_or(u32::MAX)))),
                 "max_node" => int()
                     .map(|n| Info::MaxNode((n > 0).then(|| u64::try_from(n).unwrap_or(u64::MAX)))),
+                "weights" if !value.is_empty() => Ok(Info::Weights(PathBuf::from(value))),
+                "weights" => Err(ignored("expected a weights file".into())),
                 _ => Ok(Info::Accepted {
                     key: key.clone(),
                     value: value.to_string(),
@@ -489,6 +494,16 @@ mod tests {
             parse("INFO max_depth 12"),
             Ok(Command::Info(Info::MaxDepth(Some(12))))
         );
+        assert_eq!(
+            parse("INFO weights C:\\My Weights\\a.weights"),
+            Ok(Command::Info(Info::Weights(PathBuf::from(
+                "C:\\My Weights\\a.weights"
+            ))))
+        );
+        assert!(matches!(
+            parse("INFO weights"),
+            Ok(Command::Info(Info::Ignored { .. }))
+        ));
         assert_eq!(
             parse(r"INFO folder C:\Program Files\x y"),
             Ok(Command::Info(Info::Accepted {

@@ -15,6 +15,7 @@ use std::sync::Arc;
 use std::sync::mpsc;
 use std::thread;
 
+use crate::eval::Evaluator;
 use crate::levels::{Level, Strength};
 use reader::{Ending, StopControl};
 use session::Session;
@@ -24,7 +25,7 @@ use session::Session;
 const SESSION_STACK: usize = 64 * 1024 * 1024;
 
 /// Start-up settings for a protocol session.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Options {
     /// The level played until `INFO level` changes it.
     pub level: Level,
@@ -33,6 +34,8 @@ pub struct Options {
     /// Seed for the random generator, used afresh for every game; a fresh one per game
     /// when `None`.
     pub seed: Option<u64>,
+    /// Master's evaluation until `INFO weights` changes it.
+    pub evaluator: Evaluator,
 }
 
 /// Speaks the protocol on stdin/stdout until END or end of input. END leaves the process

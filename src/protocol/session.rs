@@ -15,6 +15,7 @@ use super::command::{Command, Coord, Field, Info};
 use super::reader::{Message, StopControl};
 use super::reply::{Replies, Reply};
 use crate::board::{Board, Color, Pos};
+use crate::eval::Evaluator;
 use crate::levels::{Context, Level, Strength};
 use crate::rng::Rng;
 use crate::rules::{Rule, renju};
@@ -57,6 +58,8 @@ pub struct Session<W: Write> {
     stop: Arc<StopControl>,
     /// Master's search: its tables live as long as the process, sized by `max_memory`.
     searcher: Searcher,
+    /// A problem to tell the user with the next move (INFO itself is never answered).
+    notice: Option<String>,
 }
 
 impl<W: Write> Session<W> {
@@ -71,12 +74,15 @@ impl<W: Write> Session<W> {
             max_nodes: None,
             max_memory: 0,
         };
+        let mut searcher = Searcher::new(search::table_bytes(0));
+        searcher.set_evaluator(options.evaluator);
         Session {
             out: Replies::new(out),
             settings,
             game: None,
             stop,
-            searcher: Searcher::new(search::table_bytes(0)),
+            searcher,
+            notice: None,
         }
     }
 
@@ -254,6 +260,17 @@ impl<W: Write> Session<W> {
             Info::Strength(strength) => s.strength = strength,
             Info::MaxDepth(depth) => s.max_depth = depth,
             Info::MaxNode(nodes) => s.max_nodes = nodes,
+            Info::Weights(path) => match Evaluator::load(&path) {
+                Ok(e) => {
+                    log::info!("INFO weights {}: loaded", path.display());
+                    self.searcher.set_evaluator(e);
+                }
+                Err(e) => {
+                    let why = format!("INFO weights {}: {e}; the old weights stay", path.display());
+                    log::warn!("{why}");
+                    self.notice = Some(why);
+                }
+            },
             Info::Accepted { key, value } => log::debug!("INFO {key} '{value}' has no effect"),
             Info::Ignored { key, reason } => log::warn!("INFO {key} ignored: {reason}"),
         }
@@ -267,6 +284,7 @@ impl<W: Write> Session<W> {
             game,
             stop,
             searcher,
+            notice,
             ..
         } = self;
         let game = game.as_mut().ok_or_else(|| NO_GAME.to_string())?;
@@ -307,10 +325,11 @@ impl<W: Write> Session<W> {
             settings.level,
             origin.elapsed()
         );
-        Ok(Reply::Move {
-            pos,
-            message: choice.message,
-        })
+        let message = match (notice.take(), choice.message) {
+            (Some(n), Some(m)) => Some(format!("{n}; {m}")),
+            (n, m) => n.or(m),
+        };
+        Ok(Reply::Move { pos, message })
     }
 
     /// `SWAP2BOARD`: with no stones, place the opening three; with three or five, stay with
@@ -409,6 +428,7 @@ mod tests {
             level: Level::Hard,
             strength: Strength::FULL,
             seed: Some(1),
+            evaluator: Evaluator::default(),
         };
         Session::new(options, Arc::new(StopControl::default()), Vec::new())
     }
@@ -492,6 +512,24 @@ mod tests {
         assert!(lines[..3].iter().all(|l| l.starts_with("ERROR ")));
         assert!(lines[3].starts_with("name=\"Hoshi\""));
         assert_eq!(s.settings.rule, Rule::Renju);
+    }
+
+    #[test]
+    fn info_weights_loads_a_good_file_and_names_a_bad_one_with_the_next_move() {
+        let good =
+            std::env::temp_dir().join(format!("hoshi-session-{}.weights", std::process::id()));
+        crate::eval::builtin_model().save(&good).unwrap();
+        let load = format!("INFO weights {}", good.display());
+        let (s, out) = run(&[&load, "START 15", "BEGIN"]);
+        assert!(s.notice.is_none());
+        assert_eq!(out.lines().count(), 2, "{out}");
+        let _ = std::fs::remove_file(good);
+        let (s, out) = run(&["INFO weights /nonexistent/x.weights", "START 15", "BEGIN"]);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 3, "{out}");
+        assert!(lines[1].starts_with("MESSAGE INFO weights /nonexistent/x.weights: cannot read"));
+        assert!(lines[1].contains("the old weights stay"));
+        assert!(s.notice.is_none(), "told once");
     }
 
     #[test]
