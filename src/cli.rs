@@ -49,6 +49,12 @@ pub enum Command {
     Protocol,
     /// Play a match between two pbrain engines and rate them (the global --seed seeds it).
     Match(Box<crate::tools::matches::MatchArgs>),
+    /// Play against Hoshi in the terminal (the global --level, --strength, --seed choose
+    /// its play).
+    Play(Box<crate::tools::play::PlayArgs>),
+    /// Analyse a position: the evaluation, the principal variation, the best moves.
+    #[command(alias = "analyze")]
+    Analyse(Box<crate::tools::analyse::AnalyseArgs>),
     /// Search fixed positions to a fixed depth and print nodes, time and speed.
     Bench {
         /// Depth of every search.

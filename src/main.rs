@@ -43,7 +43,27 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Some(Command::Play(args)) => {
+            let opponent = hoshi::tools::play::Opponent {
+                level: cli.level.unwrap_or(Level::DEFAULT),
+                strength: cli.strength.unwrap_or(Strength::FULL),
+                seed: cli.seed,
+            };
+            tool_result("play", hoshi::tools::play::run(&args, opponent))
+        }
+        Some(Command::Analyse(args)) => tool_result("analyse", hoshi::tools::analyse::run(&args)),
         Some(Command::Bench { depth }) => run_bench(depth),
+    }
+}
+
+/// A tool's exit: its error on stderr and status 2, as `match` does.
+fn tool_result(tool: &str, result: Result<(), impl std::fmt::Display>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("pbrain-hoshi {tool}: {e}");
+            ExitCode::from(2)
+        }
     }
 }
 
