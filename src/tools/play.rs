@@ -373,7 +373,7 @@ impl<W: Write> Play<W> {
         let pv: Vec<String> = result.pv.iter().map(|&p| notation::name(p)).collect();
         writeln!(
             self.out,
-            "Hint: {} ({} for you, depth {}; expected line {}).",
+            "Hint: {} ({} for you, depth {}).\nExpected line: {}",
             notation::name(result.best),
             describe_score(result.score),
             result.depth,
