@@ -59,6 +59,12 @@ pub enum Command {
     Datagen(Box<crate::tools::datagen::DatagenArgs>),
     /// Fit the evaluation's tables to self-play games and write a weights file.
     Train(Box<crate::tools::train::TrainArgs>),
+    /// Play against Hoshi in the terminal (the global --level, --strength, --seed choose
+    /// its play).
+    Play(Box<crate::tools::play::PlayArgs>),
+    /// Analyse a position: the evaluation, the principal variation, the best moves.
+    #[command(alias = "analyze")]
+    Analyse(Box<crate::tools::analyse::AnalyseArgs>),
     /// Search fixed positions to a fixed depth with the built-in weights and print nodes,
     /// time and speed.
     Bench {

@@ -14,6 +14,7 @@ pub mod eval;
 pub mod levels;
 pub mod limits;
 pub mod logging;
+pub mod notation;
 pub mod pattern;
 pub mod protocol;
 pub mod rng;

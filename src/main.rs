@@ -50,34 +50,40 @@ fn main() -> ExitCode {
             });
             ExitCode::SUCCESS
         }
-        Some(Command::Match(args)) => match hoshi::tools::matches::run(&args, cli.seed) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("pbrain-hoshi match: {e}");
-                ExitCode::from(2)
-            }
-        },
+        Some(Command::Match(args)) => {
+            tool_result("match", hoshi::tools::matches::run(&args, cli.seed))
+        }
         Some(Command::Datagen(args)) => {
             let evaluator = match evaluator() {
                 Ok(e) => e,
                 Err(code) => return code,
             };
             let seed = cli.seed.unwrap_or(0);
-            tool_exit(
+            tool_result(
                 "datagen",
                 hoshi::tools::datagen::run(&args, seed, &evaluator),
             )
         }
-        Some(Command::Train(args)) => tool_exit(
+        Some(Command::Train(args)) => tool_result(
             "train",
             hoshi::tools::train::run(&args, cli.seed.unwrap_or(0)),
         ),
+        Some(Command::Play(args)) => {
+            let opponent = hoshi::tools::play::Opponent {
+                level: cli.level.unwrap_or(Level::DEFAULT),
+                strength: cli.strength.unwrap_or(Strength::FULL),
+                seed: cli.seed,
+            };
+            tool_result("play", hoshi::tools::play::run(&args, opponent))
+        }
+        Some(Command::Analyse(args)) => tool_result("analyse", hoshi::tools::analyse::run(&args)),
         Some(Command::Bench { depth }) => run_bench(depth),
     }
 }
 
-fn tool_exit(tool: &str, outcome: Result<(), String>) -> ExitCode {
-    match outcome {
+/// A tool's exit: its error on stderr and status 2.
+fn tool_result(tool: &str, result: Result<(), impl std::fmt::Display>) -> ExitCode {
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("pbrain-hoshi {tool}: {e}");

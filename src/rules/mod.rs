@@ -15,6 +15,7 @@
 pub mod renju;
 
 use std::fmt;
+use std::str::FromStr;
 
 use crate::board::{Board, Color, Dir, Pos};
 pub use renju::Foul;
@@ -85,7 +86,14 @@ impl Rule {
     /// merely considered. Renju fouls are not judged here: see [`Rule::judge`].
     #[must_use]
     pub fn is_win(self, board: &Board, p: Pos, color: Color) -> bool {
-        Dir::ALL.iter().any(|&dir| {
+        self.winning_dir(board, p, color).is_some()
+    }
+
+    /// The first direction (in [`Dir::ALL`] order) in which a stone of `color` on `p` makes
+    /// a winning line, as [`Rule::is_win`] judges it: where a picture finds the five.
+    #[must_use]
+    pub fn winning_dir(self, board: &Board, p: Pos, color: Color) -> Option<Dir> {
+        Dir::ALL.into_iter().find(|&dir| {
             let run = board.run_through(p, color, dir);
             let blocked = run.ends_held_by(color.opponent());
             match (self, color) {
@@ -137,6 +145,38 @@ impl fmt::Display for Rule {
     }
 }
 
+/// A rule name that is not one of [`Rule::ALL`]'s.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownRule(pub String);
+
+impl fmt::Display for UnknownRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<String> = Rule::ALL.iter().map(Rule::to_string).collect();
+        write!(
+            f,
+            "unknown rule '{}' (expected one of: {}, or a protocol code such as 4)",
+            self.0,
+            names.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownRule {}
+
+impl FromStr for Rule {
+    type Err = UnknownRule;
+
+    /// A rule's name as [`Rule`]'s `Display` writes it (any case), or its `INFO rule` code.
+    fn from_str(s: &str) -> Result<Rule, UnknownRule> {
+        let s = s.trim();
+        Rule::ALL
+            .into_iter()
+            .find(|r| r.to_string().eq_ignore_ascii_case(s))
+            .or_else(|| s.parse().ok().and_then(Rule::from_code))
+            .ok_or_else(|| UnknownRule(s.to_string()))
+    }
+}
+
 /// The referee's view of one move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {
@@ -174,6 +214,31 @@ mod tests {
         for rule in Rule::ALL {
             assert_eq!(Rule::from_code(i64::from(rule.code())), Some(rule));
         }
+    }
+
+    #[test]
+    fn rules_parse_from_their_names_and_codes() {
+        for rule in Rule::ALL {
+            assert_eq!(rule.to_string().to_uppercase().parse(), Ok(rule));
+            assert_eq!(rule.code().to_string().parse(), Ok(rule));
+        }
+        assert!("gomoku".parse::<Rule>().is_err());
+        assert!("-1".parse::<Rule>().is_err());
+    }
+
+    #[test]
+    fn winning_dir_names_the_line_of_the_five() {
+        // A vertical five through (3, 3), and a horizontal four that is no win.
+        let b = board_with(
+            &[(3, 1), (3, 2), (3, 4), (3, 5), (1, 3), (2, 3), (4, 3)],
+            &[],
+        );
+        let p = Pos::new(3, 3);
+        assert_eq!(
+            Rule::Standard.winning_dir(&b, p, Color::Black),
+            Some(Dir::ALL[1])
+        );
+        assert_eq!(Rule::Standard.winning_dir(&b, p, Color::White), None);
     }
 
     #[test]

@@ -2,7 +2,8 @@
 //!
 //! * offset (Gomocup/Piskvork): `x1,y1, x2,y2, …`, moves in play order, each an offset from
 //!   the centre `(size/2, size/2)`; `x` is the column, `y` the row growing downwards.
-//! * pos (Yixin/Rapfi): concatenated `<letter><number>` moves, `a` = column 0 and `1` = row 0.
+//! * pos (Yixin/Rapfi): concatenated `<letter><number>` moves, `a` = column 0 and `1` = row 0
+//!   ([`crate::notation`]).
 //!
 //! Blank lines are skipped (c-gomoku-cli would read one as an empty-board opening).
 
@@ -11,6 +12,7 @@ use std::path::Path;
 use clap::ValueEnum;
 
 use crate::board::{Board, Color, Pos};
+use crate::notation;
 
 /// How an opening line is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -49,7 +51,7 @@ pub fn load(path: &Path, format: OpeningFormat, size: u8) -> Result<Vec<Vec<Pos>
 pub fn parse_line(line: &str, format: OpeningFormat, size: u8) -> Result<Vec<Pos>, String> {
     let coords = match format {
         OpeningFormat::Offset => parse_offsets(line, size)?,
-        OpeningFormat::Pos => parse_pos(line)?,
+        OpeningFormat::Pos => notation::parse_sequence(line).map_err(|e| e.to_string())?,
     };
     let mut board = Board::new(i64::from(size), i64::from(size)).map_err(|e| e.to_string())?;
     let mut moves = Vec::with_capacity(coords.len());
@@ -80,26 +82,6 @@ fn parse_offsets(line: &str, size: u8) -> Result<Vec<(i64, i64)>, String> {
     }
     let c = i64::from(size / 2);
     Ok(numbers.chunks(2).map(|xy| (xy[0] + c, xy[1] + c)).collect())
-}
-
-fn parse_pos(line: &str) -> Result<Vec<(i64, i64)>, String> {
-    let mut moves = Vec::new();
-    let mut chars = line.trim().chars().peekable();
-    while let Some(letter) = chars.next() {
-        if !letter.is_ascii_alphabetic() {
-            return Err(format!("expected a column letter, found {letter:?}"));
-        }
-        let x = i64::from(letter.to_ascii_lowercase() as u8 - b'a');
-        let mut digits = String::new();
-        while let Some(d) = chars.next_if(char::is_ascii_digit) {
-            digits.push(d);
-        }
-        let row: i64 = digits
-            .parse()
-            .map_err(|_| format!("no row number after {letter:?}"))?;
-        moves.push((x, row - 1));
-    }
-    Ok(moves)
 }
 
 #[cfg(test)]

@@ -24,19 +24,25 @@ pub fn write(
     second: &str,
     faulted: bool,
 ) -> io::Result<()> {
-    writeln!(w, "Piskvorky {size}x{size}, 11:11, 0")?;
-    for m in moves {
-        writeln!(
-            w,
-            "{},{},{}",
-            u32::from(m.pos.x) + 1,
-            u32::from(m.pos.y) + 1,
-            m.ms
-        )?;
-    }
+    write_moves(w, size, size, moves.iter().map(|m| (m.pos, m.ms)))?;
     writeln!(w, "{first}")?;
     writeln!(w, "{second}")?;
     writeln!(w, "{}", u8::from(faulted))
+}
+
+/// Writes what every PSQ file starts with: the header of a `width` x `height` board and the
+/// moves in order, each with the milliseconds it took. The caller writes the lines after.
+pub fn write_moves(
+    w: &mut impl Write,
+    width: u8,
+    height: u8,
+    moves: impl IntoIterator<Item = (Pos, u64)>,
+) -> io::Result<()> {
+    writeln!(w, "Piskvorky {width}x{height}, 11:11, 0")?;
+    for (pos, ms) in moves {
+        writeln!(w, "{},{},{ms}", u32::from(pos.x) + 1, u32::from(pos.y) + 1)?;
+    }
+    Ok(())
 }
 
 /// A PSQ file read back.
