@@ -89,14 +89,21 @@ impl<W: Write> Session<W> {
 
     /// Applies one message and writes its reply, if it has one.
     pub fn handle(&mut self, message: Message) {
+        let ended_before = self.stop.ended();
+        let seq = message.seq;
         let reply = match message.command {
             Err(e) => Some(Reply::Error(e.0)),
             Ok(command) => self
                 .apply(command, message.seq, message.received)
                 .unwrap_or_else(|e| Some(Reply::Error(e))),
         };
-        if let Some(reply) = reply {
-            self.out.send(&reply);
+        match reply {
+            // END arrived, in a later burst, while this was answered: nobody waits for it.
+            Some(reply) if !ended_before && self.stop.abandons(seq) => {
+                log::info!("abandoned after END: {reply:?}");
+            }
+            Some(reply) => self.out.send(&reply),
+            None => {}
         }
     }
 
