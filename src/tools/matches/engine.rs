@@ -37,8 +37,8 @@ pub enum FaultKind {
     Timeout,
     /// A move outside the board or on an occupied cell.
     Illegal,
-    /// A line that is neither a move nor `MESSAGE`/`DEBUG` where a move is due, or no `OK`
-    /// to `START`.
+    /// A line that is no move where a move is due, and no move by the deadline; or START
+    /// refused twice.
     Malformed,
     /// Resident memory above `--max-memory`.
     Memory,
@@ -100,6 +100,8 @@ pub struct Engine {
     stdin: ChildStdin,
     lines: Receiver<String>,
     max_memory: Option<u64>,
+    /// Whether a line ended in `\r`.
+    cr: bool,
 }
 
 impl Engine {
@@ -137,8 +139,9 @@ impl Engine {
                 match (&mut reader).take(MAX_LINE).read_until(b'\n', &mut buf) {
                     Ok(0) | Err(_) => break,
                     Ok(_) => {
+                        // Kept with its `\r`, if any: `recv` notes it.
                         let line = String::from_utf8_lossy(&buf);
-                        if tx.send(line.trim().to_owned()).is_err() {
+                        if tx.send(line.trim_end_matches('\n').to_owned()).is_err() {
                             break;
                         }
                     }
@@ -150,6 +153,7 @@ impl Engine {
             stdin,
             lines,
             max_memory,
+            cr: false,
         })
     }
 
@@ -160,8 +164,8 @@ impl Engine {
             .map_err(|e| self.crashed(&format!("cannot write to the engine: {e}")))
     }
 
-    /// The next non-empty line, by `deadline`. A fault is final: the caller drops the
-    /// engine (which kills it).
+    /// The next non-empty line, trimmed, by `deadline`. A fault is final: the caller drops
+    /// the engine (which kills it).
     pub fn recv(&mut self, deadline: Instant) -> Result<String, Fault> {
         loop {
             self.check_memory()?;
@@ -175,8 +179,11 @@ impl Engine {
                 deadline - now
             });
             match self.lines.recv_timeout(wait) {
-                Ok(line) if line.is_empty() => {}
-                Ok(line) => return Ok(line),
+                Ok(line) if line.trim().is_empty() => {}
+                Ok(line) => {
+                    self.cr |= line.ends_with('\r');
+                    return Ok(line.trim().to_owned());
+                }
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => {
                     return Err(self.crashed("the engine closed its output"));
@@ -199,18 +206,26 @@ impl Engine {
         }
     }
 
-    /// Sends `END`, waits up to `grace` for the engine to exit, then kills it.
-    pub fn quit(mut self, grace: Duration) {
+    /// Whether any line so far ended in `\r`.
+    #[must_use]
+    pub fn ends_lines_with_cr(&self) -> bool {
+        self.cr
+    }
+
+    /// Sends `END`, waits up to `grace` for the engine to exit, then kills it. Whether it
+    /// left by itself in time.
+    pub fn quit(mut self, grace: Duration) -> bool {
         if self.send("END").is_ok() {
             let deadline = Instant::now() + grace;
             while Instant::now() < deadline {
                 if matches!(self.child.try_wait(), Ok(Some(_))) {
-                    return;
+                    return true;
                 }
                 thread::sleep(Duration::from_millis(10));
             }
         }
         // Drop kills what is left.
+        matches!(self.child.try_wait(), Ok(Some(_)))
     }
 
     fn crashed(&mut self, what: &str) -> Fault {
