@@ -524,7 +524,10 @@ fn adjudication_ends_games_by_a_proof_that_replays() {
         .and_then(|t| t.split_whitespace().next())
         .and_then(|n| n.parse().ok())
         .unwrap();
-    assert!(adjudicated > 0, "{out}");
+    assert!(
+        adjudicated > 0 && out.contains("; adjudication by proof"),
+        "{out}"
+    );
     let sgf_games = sgf_games(&std::fs::read_to_string(&sgf).unwrap());
     let pgn_games = parse_pgn(&std::fs::read_to_string(&pgn).unwrap());
     let mut seen = 0;

@@ -551,14 +551,19 @@ fn summary(plan: &Plan, t: &Tally, abouts: &[Option<String>; 2]) -> String {
     };
     line(format!("Match: {a} vs {b}"));
     line(format!(
-        "  {} of {} games played; {} {}x{}; {tc}; tolerance {} ms; seed {}",
+        "  {} of {} games played; {} {}x{}; {tc}; tolerance {} ms; seed {}{}",
         t.played,
         plan.total,
         s.rule,
         s.size,
         s.size,
         s.tolerance.as_millis(),
-        plan.seed
+        plan.seed,
+        if s.adjudicate {
+            "; adjudication by proof"
+        } else {
+            ""
+        }
     ));
     for (spec, about) in plan.specs.iter().zip(abouts) {
         let about = about.as_deref().unwrap_or("(no ABOUT answer)");
