@@ -4,7 +4,7 @@ CARGO ?= cargo
 BIN := $(or $(CARGO_TARGET_DIR),target)/release/pbrain-hoshi
 LEVEL_COPIES := $(addprefix bin/pbrain-hoshi-,easy normal hard)
 
-.PHONY: all build test protocol-test bench lint clean help
+.PHONY: all build test debug-test protocol-test bench lint clean help
 
 all: build ## Release build, plus bin/pbrain-hoshi and one renamed copy per classic level
 
@@ -14,8 +14,20 @@ build:
 	cp $(BIN) bin/pbrain-hoshi
 	for copy in $(LEVEL_COPIES); do cp $(BIN) $$copy; done
 
-test: ## Every test: unit, data, protocol transcripts, robustness (release build)
+test: ## Every test in release (unit, data, transcripts, robustness, bench count), then debug-test
 	$(CARGO) test --release
+	$(MAKE) debug-test
+
+# Left out of the debug pass for time alone (they run in release): searches of 200k nodes
+# and more, a minute in a debug build where every move is checked against a recomputation,
+# and the bench twice over. The same make/undo paths run checked in the smaller search and
+# level tests.
+DEBUG_SLOW := levels::strength::tests::every_strength_answers_a_legal_empty_cell \
+	levels::strength::tests::a_low_strength_stops_at_its_depth_cap \
+	bench::tests::a_shallow_bench_gives_the_same_counts_twice_and_legal_moves
+
+debug-test: ## The unit tests in a debug build: debug_assert!s on, the pattern board self-checked on every move
+	$(CARGO) test --lib -- $(addprefix --skip ,$(DEBUG_SLOW))
 
 protocol-test: ## Only the protocol transcripts, against the real binary
 	$(CARGO) test --release --test protocol

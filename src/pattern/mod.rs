@@ -71,7 +71,9 @@ pub struct PatternBoard {
     tables: &'static Tables,
     board: Board,
     moves: Vec<Idx>,
-    /// Check the incremental state against a recomputation on every move (debug builds).
+    /// Check the incremental state against a recomputation on every `make` and `undo`.
+    /// On by default in debug builds (the debug test pass runs with it), off in release;
+    /// the check itself is a `debug_assert!`, so release builds never run it.
     pub verify: bool,
 }
 
@@ -118,7 +120,7 @@ impl PatternBoard {
             tables: Tables::get(rule),
             board: board.clone(),
             moves: Vec::new(),
-            verify: false,
+            verify: cfg!(debug_assertions),
         };
         pb.d = pb.recompute();
         pb
@@ -520,12 +522,17 @@ mod tests {
         }
     }
 
+    /// Debug builds only: there the check runs on every move by default, and a state that
+    /// drifted from the stones is caught on the next `make`.
+    #[cfg(debug_assertions)]
     #[test]
-    fn debug_verify_flag_runs_the_check_in_make_and_undo() {
+    #[should_panic(expected = "differs from a recomputation")]
+    fn a_drifted_state_is_caught_on_the_next_move_in_debug_builds() {
         let mut pb = board_with(Rule::Standard, &[(7, 7)], &[(8, 8)]);
-        pb.verify = true;
+        assert!(pb.verify, "on by default in debug builds");
         pb.make(pb.idx(Pos::new(6, 6)), Color::Black);
         pb.undo();
-        assert_eq!(pb.ply(), 0);
+        pb.d.counts.pats[0][Pattern::Flex2 as usize] += 1;
+        pb.make(pb.idx(Pos::new(6, 6)), Color::Black);
     }
 }
