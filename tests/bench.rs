@@ -26,7 +26,10 @@ fn bench_prints_the_node_count_in_bench_expected() {
         .arg("bench")
         .output()
         .expect("cannot run pbrain-hoshi bench");
-    assert!(output.status.success(), "pbrain-hoshi bench failed: {output:?}");
+    assert!(
+        output.status.success(),
+        "pbrain-hoshi bench failed: {output:?}"
+    );
     let stdout = String::from_utf8_lossy(&output.stdout);
     // The last line: `depth D: N nodes, T ms, S nodes/s`.
     let total = stdout

@@ -78,7 +78,7 @@ pub fn read<R: BufRead>(mut input: R, tx: &Sender<Message>, stop: &StopControl) 
             match read_body(&mut input) {
                 Body::Done(body) => Command::parse_block(&line, &body),
                 Body::End => return Ending::End,
-                Body::Eof => Err(ParseError(format!("{word}: input ended before DONE"))),
+                Body::Eof => Err(ParseError::NoDone { command: word }),
             }
         } else {
             line.parse::<Command>()

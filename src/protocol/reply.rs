@@ -7,13 +7,15 @@
 
 use std::io::Write;
 
+use super::session::SessionError;
 use crate::board::Pos;
 
 /// One answer to one request.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Reply {
     Ok,
-    Error(String),
+    /// A refused request: `ERROR` and the error's message.
+    Error(SessionError),
     Unknown(String),
     /// A move, with the level's report shown as a `MESSAGE` line before it.
     Move {
@@ -34,7 +36,7 @@ impl Reply {
     pub fn lines(&self) -> Vec<String> {
         match self {
             Reply::Ok => vec!["OK".into()],
-            Reply::Error(text) => vec![format!("ERROR {}", some_text(text))],
+            Reply::Error(e) => vec![format!("ERROR {}", some_text(&e.to_string()))],
             Reply::Unknown(text) => vec![format!("UNKNOWN {}", some_text(text))],
             Reply::Move { pos, message } => {
                 let mut lines: Vec<String> = message
@@ -111,14 +113,21 @@ impl<W: Write> Replies<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::command::Command;
 
     #[test]
     fn replies_are_single_lines_of_the_allowed_forms() {
         let p = Pos::new(9, 12);
         assert_eq!(Reply::Ok.lines(), ["OK"]);
         assert_eq!(
-            Reply::Error("bad\r\nthing".into()).lines(),
-            ["ERROR bad  thing"]
+            Reply::Error(SessionError::NoGame).lines(),
+            ["ERROR no game started: send START first"]
+        );
+        // Quoted input cannot break the line.
+        let e = "TURN a\r\nb".parse::<Command>().unwrap_err();
+        assert_eq!(
+            Reply::Error(SessionError::Parse(e)).lines(),
+            ["ERROR TURN expects numbers separated by commas (e.g. TURN 7,7), got 'a  b'"]
         );
         assert_eq!(Reply::Unknown(String::new()).lines(), ["UNKNOWN -"]);
         assert_eq!(
