@@ -20,11 +20,13 @@ test: ## Every test in release (unit, data, transcripts, robustness, bench count
 
 # Left out of the debug pass for time alone (they run in release): searches of 200k nodes
 # and more, a minute in a debug build where every move is checked against a recomputation,
-# and the bench twice over. The same make/undo paths run checked in the smaller search and
-# level tests.
+# and the bench twice over (the same make/undo paths run checked in the smaller search and
+# level tests); and the exhaustive pattern-table tests, 10 million lookups that hold no
+# incremental state.
 DEBUG_SLOW := levels::strength::tests::every_strength_answers_a_legal_empty_cell \
 	levels::strength::tests::a_low_strength_stops_at_its_depth_cap \
-	bench::tests::a_shallow_bench_gives_the_same_counts_twice_and_legal_moves
+	bench::tests::a_shallow_bench_gives_the_same_counts_twice_and_legal_moves \
+	table_agrees_with_the_rules_on_every_key
 
 debug-test: ## The unit tests in a debug build: debug_assert!s on, the pattern board self-checked on every move
 	$(CARGO) test --lib -- $(addprefix --skip ,$(DEBUG_SLOW))
