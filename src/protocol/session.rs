@@ -222,7 +222,7 @@ impl<W: Write> Session<W> {
                 game.me = Some(me);
                 Ok(Some(Reply::Move {
                     pos: p,
-                    message: None,
+                    report: None,
                 }))
             }
             Command::About => Ok(Some(Reply::About)),
@@ -356,7 +356,7 @@ impl<W: Write> Session<W> {
         );
         Ok(Reply::Move {
             pos,
-            message: choice.message,
+            report: choice.report,
         })
     }
 
