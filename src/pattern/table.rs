@@ -422,10 +422,10 @@ mod tests {
         let p = Pos::new(HALF as u8, 2);
         let near = (-(HALF as i32 - 1)..HALF as i32).filter(|&k| k != 0);
         let mut fours = 0;
-        for color in Color::BOTH {
-            for key in 0..1u32 << KEY_BITS {
+        for key in 0..1u32 << KEY_BITS {
+            let mut board = board_of(key);
+            for color in Color::BOTH {
                 let pattern = tables.pattern(color, key);
-                let mut board = board_of(key);
                 let why = |b: &Board| format!("{rule} {color:?} key {key:#07x}: {pattern:?}\n{b}");
                 let five = rule.is_win(&board, p, color);
                 assert_eq!(pattern == Pattern::Five, five, "{}", why(&board));
