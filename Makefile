@@ -4,7 +4,7 @@ CARGO ?= cargo
 BIN := $(or $(CARGO_TARGET_DIR),target)/release/pbrain-hoshi
 LEVEL_COPIES := $(addprefix bin/pbrain-hoshi-,easy normal hard)
 
-.PHONY: all build test debug-test protocol-test bench lint clean help
+.PHONY: all build test debug-test protocol-test bench fuzz lint clean help
 
 all: build ## Release build, plus bin/pbrain-hoshi and one renamed copy per classic level
 
@@ -31,11 +31,19 @@ DEBUG_SLOW := levels::strength::tests::every_strength_answers_a_legal_empty_cell
 debug-test: ## The unit tests in a debug build: debug_assert!s on, the pattern board self-checked on every move
 	$(CARGO) test --lib -- $(addprefix --skip ,$(DEBUG_SLOW))
 
-protocol-test: ## Only the protocol transcripts, against the real binary
+protocol-test: ## Only the protocol transcripts, against the real binary, one test each
 	$(CARGO) test --release --test protocol
 
 bench: ## Fixed-depth search of the bench positions: node count (for commit messages) and speed
 	$(CARGO) run --release -- bench
+
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := command reader board
+
+fuzz: ## Each fuzz target for FUZZ_SECONDS on its corpus (nightly and cargo-fuzz needed)
+	cd fuzz && for t in $(FUZZ_TARGETS); do \
+		$(CARGO) +nightly fuzz run $$t corpus/$$t -- -max_total_time=$(FUZZ_SECONDS) || exit 1; \
+	done
 
 lint: ## Formatting and clippy, warnings as errors
 	$(CARGO) fmt --check
