@@ -18,13 +18,15 @@ test: ## Every test in release (unit, data, transcripts, robustness, bench count
 	$(CARGO) test --release
 	$(MAKE) debug-test
 
-# Left out of the debug pass for time alone (they run in release): searches of 200k nodes
-# and more, a minute in a debug build where every move is checked against a recomputation,
-# and the bench twice over (the same make/undo paths run checked in the smaller search and
-# level tests); and the exhaustive pattern-table tests, 10 million lookups that hold no
-# incremental state.
+# Left out of the debug pass for time alone (they run in release): the level tests that
+# run master's search over many positions (a minute and more in a debug build, where every
+# move is checked against a recomputation; the search tests run the same make/undo paths
+# checked, on every rule), the shallow bench twice over, and the exhaustive pattern-table
+# tests (10 million lookups, no incremental state).
 DEBUG_SLOW := levels::strength::tests::every_strength_answers_a_legal_empty_cell \
 	levels::strength::tests::a_low_strength_stops_at_its_depth_cap \
+	levels::strength::tests::the_pick_is_repeatable_by_seed_varied_by_seeds_and_among_the_best_few \
+	levels::tests::every_level_answers_a_legal_empty_cell_and_leaves_the_board_alone \
 	bench::tests::a_shallow_bench_gives_the_same_counts_twice_and_legal_moves \
 	table_agrees_with_the_rules_on_every_key
 
