@@ -42,9 +42,12 @@ bench: ## Fixed-depth search of the bench positions: node count (for commit mess
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := command reader board
 
-fuzz: ## Each fuzz target for FUZZ_SECONDS on its corpus (nightly and cargo-fuzz needed)
+# New inputs go to fuzz/target/corpus/TARGET (ignored), the committed corpus stays as is.
+fuzz: ## Each fuzz target for FUZZ_SECONDS, seeded by its committed corpus (nightly and cargo-fuzz)
 	cd fuzz && for t in $(FUZZ_TARGETS); do \
-		$(CARGO) +nightly fuzz run $$t corpus/$$t -- -max_total_time=$(FUZZ_SECONDS) || exit 1; \
+		mkdir -p target/corpus/$$t && \
+		$(CARGO) +nightly fuzz run $$t target/corpus/$$t corpus/$$t -- \
+			-max_total_time=$(FUZZ_SECONDS) || exit 1; \
 	done
 
 lint: ## Formatting and clippy, warnings as errors
