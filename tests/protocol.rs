@@ -17,6 +17,7 @@
 //! | `@quiet ms` | nothing is printed for `ms` |
 //! | `@end [allow pattern]` | send END: exit code 0 within 500 ms, nothing printed after END; lines printed before END must match `pattern` when given, else none may be left |
 //! | `@eof` | close stdin: exit code 0 within 500 ms, after answering exactly the requests still unanswered (the default ending) |
+//! | `@serial` | run while no other transcript runs: its timings (`@within`, an exit with work still pending) must not share the cores with another engine |
 //!
 //! Patterns are literal text with placeholders: `{n}` a number, `{any}` any text, `{text}`
 //! non-empty text, `{a|b}` one of the literals, `{move}` a move (also `{move except 6,8
@@ -33,6 +34,7 @@ mod common;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::fmt::Write as _;
 use std::path::Path;
+use std::sync::RwLock;
 use std::time::{Duration, Instant};
 
 use common::{Engine, Form, Out};
@@ -46,6 +48,9 @@ const DEFAULT_ARGS: &[&str] = &["--level", "hard"];
 const ANSWER_TIMEOUT: Duration = Duration::from_secs(10);
 /// END and end of input must end the process within this (protocol.md T29/T30).
 const EXIT_WITHIN: Duration = Duration::from_millis(500);
+
+/// Transcripts run in parallel holding it shared; an `@serial` one holds it alone.
+static CORES: RwLock<()> = RwLock::new(());
 
 fn main() {
     let args = Arguments::from_args();
@@ -79,9 +84,16 @@ fn main() {
         let text = std::fs::read_to_string(&file).expect("transcript");
         // As Piskvork sends (CRLF), and as c-gomoku-cli and Yixin-Board do (LF); the LF
         // pass skips the silence checks, which the CRLF one makes.
+        let serial = text.lines().any(|l| l.trim() == "@serial");
         for (pass, suffix) in [(Pass::Crlf, "crlf"), (Pass::Lf, "lf")] {
             let text = text.clone();
             trials.push(Trial::test(format!("{name}::{suffix}"), move || {
+                // A failed transcript poisons nothing: the guard protects no data.
+                let _cores = if serial {
+                    Err(CORES.write().unwrap_or_else(|e| e.into_inner()))
+                } else {
+                    Ok(CORES.read().unwrap_or_else(|e| e.into_inner()))
+                };
                 run(&text, pass).map_err(Failed::from)
             }));
         }
@@ -151,6 +163,8 @@ fn parse(text: &str, pass: Pass) -> Result<(Vec<String>, Vec<Step>), String> {
             steps.push(Step::End(Some(p.to_string())));
         } else if line == "@eof" {
             steps.push(Step::Eof);
+        } else if line == "@serial" {
+            // Read by `main`, which schedules the transcript.
         } else {
             return Err(err("unknown directive"));
         }
