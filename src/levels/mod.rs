@@ -21,7 +21,7 @@ use crate::board::{Board, Color, Pos};
 use crate::limits::Limits;
 use crate::rng::Rng;
 use crate::rules::Rule;
-use crate::search::Searcher;
+use crate::search::{SearchResult, Searcher};
 use classic::Classic;
 pub use strength::Strength;
 
@@ -83,7 +83,7 @@ impl Level {
         };
         // No candidate at all (every one forbidden, or none left): the spec's fallback.
         let pos = pos.unwrap_or_else(|| game.fallback(board, ctx.me));
-        Choice { pos, message: None }
+        Choice { pos, report: None }
     }
 }
 
@@ -146,8 +146,19 @@ pub struct Context<'a> {
 pub struct Choice {
     /// The move.
     pub pos: Pos,
-    /// A one-line report for a `MESSAGE` line (depth, score, ...), if the level has one.
-    pub message: Option<String>,
+    /// What master's search found (the classic levels report nothing).
+    pub report: Option<Report>,
+}
+
+/// What master's search found, for the manager to show.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// The search's own answer, score, depth, nodes and line.
+    pub search: SearchResult,
+    /// The strength, when below full.
+    pub strength: Option<Strength>,
+    /// The move picked among the best few, when a weakened master picked one.
+    pub pick: Option<Pos>,
 }
 
 #[cfg(test)]

@@ -121,7 +121,7 @@ pub fn read<R: Read>(input: R, tx: &Sender<Message>, stop: &StopControl) -> Endi
                     stop.end(first);
                     return Ending::End;
                 }
-                Body::Eof => Err(ParseError(format!("{word}: input ended before DONE"))),
+                Body::Eof => Err(ParseError::NoDone { command: word }),
             }
         } else {
             line.parse::<Command>()

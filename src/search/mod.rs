@@ -13,7 +13,6 @@ pub mod ordering;
 pub mod tt;
 pub mod vcf;
 
-use std::fmt;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -57,7 +56,7 @@ pub fn table_bytes(max_memory: u64) -> usize {
     usize::try_from(bytes).unwrap_or(usize::MAX)
 }
 
-/// The answer of one search.
+/// The answer of one search (`protocol::reply` writes it as a `MESSAGE` line).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchResult {
     /// The move to play.
@@ -93,29 +92,6 @@ impl SearchResult {
     pub fn speed(&self) -> u64 {
         let micros = self.elapsed.as_micros().max(1);
         u64::try_from(u128::from(self.nodes) * 1_000_000 / micros).unwrap_or(u64::MAX)
-    }
-}
-
-impl fmt::Display for SearchResult {
-    /// One line for a `MESSAGE`: depth, evaluation, nodes, speed, time, line.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "depth {} eval ", self.depth)?;
-        match self.mate_in() {
-            Some(n) if n > 0 => write!(f, "+M{n}")?,
-            Some(n) => write!(f, "-M{}", -n)?,
-            None => write!(f, "{}", self.score)?,
-        }
-        write!(
-            f,
-            " nodes {} speed {}k/s time {}ms pv",
-            self.nodes,
-            self.speed() / 1000,
-            self.elapsed.as_millis()
-        )?;
-        for p in &self.pv {
-            write!(f, " {p}")?;
-        }
-        Ok(())
     }
 }
 
@@ -391,14 +367,14 @@ mod tests {
             &[(3, 4), (4, 4), (5, 4), (9, 9)],
         );
         let r = s.think(&b, Rule::Standard, Color::Black, &depth(4), &stop);
-        assert!([Pos::new(2, 3), Pos::new(7, 3)].contains(&r.best), "{r}");
+        assert!([Pos::new(2, 3), Pos::new(7, 3)].contains(&r.best), "{r:?}");
         assert_eq!(r.mate_in(), Some(1));
         let b = board_with(
             &[(3, 3), (4, 3), (5, 3), (6, 3), (12, 12)],
             &[(2, 3), (9, 9), (9, 10), (0, 14)],
         );
         let r = s.think(&b, Rule::Standard, Color::White, &depth(4), &stop);
-        assert_eq!(r.best, Pos::new(7, 3), "{r}");
+        assert_eq!(r.best, Pos::new(7, 3), "{r:?}");
     }
 
     #[test]
@@ -440,8 +416,8 @@ mod tests {
                 }
             }
             let r = Searcher::new(1 << 20).think(&b, rule, Color::White, &depth(3), &stop);
-            assert!(b.is_empty_at(r.best), "{rule} {side}: {r}");
-            assert!(r.depth >= 1, "{rule} {side}: {r}");
+            assert!(b.is_empty_at(r.best), "{rule} {side}: {r:?}");
+            assert!(r.depth >= 1, "{rule} {side}: {r:?}");
         }
     }
 
@@ -456,11 +432,11 @@ mod tests {
         let stop = AtomicBool::new(false);
         for d in [1, 3] {
             let r = Searcher::new(1 << 20).think(&b, Rule::Renju, Color::Black, &depth(d), &stop);
-            assert!(Rule::Renju.is_legal(&b, r.best, Color::Black), "{r}");
+            assert!(Rule::Renju.is_legal(&b, r.best, Color::Black), "{r:?}");
         }
         let stopped = AtomicBool::new(true);
         let r = Searcher::new(1 << 20).think(&b, Rule::Renju, Color::Black, &depth(3), &stopped);
-        assert!(Rule::Renju.is_legal(&b, r.best, Color::Black), "{r}");
+        assert!(Rule::Renju.is_legal(&b, r.best, Color::Black), "{r:?}");
     }
 
     #[test]
@@ -473,7 +449,7 @@ mod tests {
         };
         let a = Searcher::new(1 << 20).think(&b, Rule::Freestyle, Color::Black, &limits, &stop);
         let c = Searcher::new(1 << 20).think(&b, Rule::Freestyle, Color::Black, &limits, &stop);
-        assert!(a.nodes <= 5_000 + 1_000, "{a}");
+        assert!(a.nodes <= 5_000 + 1_000, "{a:?}");
         assert_eq!((a.best, a.nodes, &a.pv), (c.best, c.nodes, &c.pv));
         assert!(b.is_empty_at(a.best));
     }
@@ -488,9 +464,9 @@ mod tests {
         let stop = AtomicBool::new(false);
         let r = Searcher::new(1 << 20).think(&b, Rule::Freestyle, Color::White, &depth(3), &stop);
         // White to move takes the crossing point, the only cell that stops both.
-        assert_eq!(r.best, Pos::new(8, 7), "{r}");
+        assert_eq!(r.best, Pos::new(8, 7), "{r:?}");
         let r = Searcher::new(1 << 20).think(&b, Rule::Freestyle, Color::Black, &depth(3), &stop);
-        assert_eq!(r.best, Pos::new(8, 7), "{r}");
-        assert_eq!(r.mate_in(), Some(3), "{r}");
+        assert_eq!(r.best, Pos::new(8, 7), "{r:?}");
+        assert_eq!(r.mate_in(), Some(3), "{r:?}");
     }
 }
