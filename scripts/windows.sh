@@ -67,10 +67,10 @@ build() {
     [ -f "$std_src/Cargo.lock" ] || die "no std source at $std_src: install rust-web-src"
     # std must be built from the compiler's own source; apt upgrades the two together, but a
     # half-finished upgrade would fail deep inside std with an unhelpful message.
-    local compiler source
-    compiler=$(dpkg-query -W -f='${Version}' rustc-web)
-    source=$(dpkg-query -W -f='${Version}' rust-web-src)
-    [ "$compiler" = "$source" ] || die "rustc-web $compiler but rust-web-src $source: upgrade both"
+    local compiler std_version
+    compiler=$(dpkg-query -W -f='${Version}' rustc-web) || die "rustc-web is not installed: run 'scripts/windows.sh deps'"
+    std_version=$(dpkg-query -W -f='${Version}' rust-web-src) || die "rust-web-src is not installed"
+    [ "$compiler" = "$std_version" ] || die "rustc-web $compiler but rust-web-src $std_version: upgrade both"
     say "compiler $($DEB_RUSTC -V), -j$JOBS, output in $WINDOWS_TARGET_DIR"
     # panic_abort: the release profile aborts on panic.
     RUSTC=$DEB_RUSTC RUSTDOC=/usr/bin/rustdoc RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR=$WINDOWS_TARGET_DIR \

@@ -56,7 +56,7 @@ impl Level {
 
     /// The level named by an executable such as `pbrain-hoshi-easy(.exe)`, with the
     /// strength for `pbrain-hoshi-master50`; `None` when the name says nothing. `name` is
-    /// a path as the process was started, Unix (`/`) or Windows (`\\` or `/`); Windows
+    /// a path as the process was started, Unix (`/`) or Windows (`\` or `/`); Windows
     /// file names ignore case, so `PBRAIN-HOSHI-EASY.EXE` names easy too.
     #[must_use]
     pub fn from_exe_name(name: &str) -> Option<(Level, Option<Strength>)> {
