@@ -1,18 +1,24 @@
 # Hoshi: build, test and lint. `make help` lists the targets.
 CARGO ?= cargo
 # Cargo's output folder, wherever CARGO_TARGET_DIR puts it.
-BIN := $(or $(CARGO_TARGET_DIR),target)/release/pbrain-hoshi
-LEVEL_COPIES := $(addprefix bin/pbrain-hoshi-,easy normal hard)
+TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
+BIN := $(TARGET_DIR)/release/pbrain-hoshi
+# The renamed copies Piskvork users pick a level by (Piskvork passes no arguments).
+LEVELS := easy normal hard master25 master50 master75
+# The Windows build comes from another compiler, so it gets its own cargo output folder.
+WINDOWS_TARGET_DIR ?= $(TARGET_DIR)/windows
+WINDOWS := WINDOWS_TARGET_DIR=$(WINDOWS_TARGET_DIR) LEVELS="$(LEVELS)" JOBS=$(or $(JOBS),2) \
+	CARGO=$(CARGO) scripts/windows.sh
 
-.PHONY: all build test debug-test protocol-test bench fuzz lint clean help
+.PHONY: all build test debug-test protocol-test bench fuzz lint windows windows-test gomocup clean help
 
-all: build ## Release build, plus bin/pbrain-hoshi and one renamed copy per classic level
+all: build ## Release build, plus bin/pbrain-hoshi and one renamed copy per level in LEVELS
 
 build:
 	$(CARGO) build --release
 	mkdir -p bin
 	cp $(BIN) bin/pbrain-hoshi
-	for copy in $(LEVEL_COPIES); do cp $(BIN) $$copy; done
+	for level in $(LEVELS); do cp $(BIN) bin/pbrain-hoshi-$$level; done
 
 test: ## Every test in release (unit, data, transcripts, robustness, bench count), then debug-test
 	$(CARGO) test --release
@@ -54,9 +60,20 @@ lint: ## Formatting and clippy, warnings as errors
 	$(CARGO) fmt --check
 	$(CARGO) clippy --all-targets -- -D warnings
 
+windows: ## bin/pbrain-hoshi.exe and its level copies, cross-built (installs its tools from apt)
+	$(WINDOWS) deps
+	$(WINDOWS) build
+
+windows-test: windows ## The .exe under Wine: protocol transcripts, robustness, bench, memory
+	$(WINDOWS) deps test
+	$(WINDOWS) test
+
+gomocup: windows ## dist/pbrain-hoshi.zip: the .exe, a readme and the licence, for Gomocup
+	$(WINDOWS) gomocup
+
 clean:
 	$(CARGO) clean
-	rm -rf bin
+	rm -rf bin dist
 
 help:
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'

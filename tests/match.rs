@@ -198,7 +198,7 @@ fn every_fault_is_caught_scored_and_reported() {
         ("garbage", "malformed line"),
         ("late", "timeout"),
     ];
-    if cfg!(target_os = "linux") {
+    if hoshi::tools::matches::engine::MEMORY_MEASURED {
         cases.push(("memory", "memory"));
     }
     let runs: Vec<_> = cases

@@ -192,12 +192,13 @@ impl Engine {
         }
     }
 
-    /// Samples the resident memory against the limit (Linux only, see [`resident_bytes`]).
+    /// Samples the resident memory against the limit (where it can be measured, see
+    /// [`resident_bytes`]).
     pub fn check_memory(&mut self) -> Result<(), Fault> {
         let Some(limit) = self.max_memory else {
             return Ok(());
         };
-        match resident_bytes(self.child.id()) {
+        match resident_bytes(&self.child) {
             Some(rss) if rss > limit => Err(Fault::new(
                 FaultKind::Memory,
                 format!("resident memory {rss} bytes exceeds the limit of {limit}"),
@@ -248,18 +249,49 @@ impl Drop for Engine {
     }
 }
 
-/// The resident set size of a process, from `VmRSS` in `/proc/PID/status`. Elsewhere than
-/// on Linux this is `None`: the limit is then only announced (`INFO max_memory`), not
-/// enforced.
+/// Whether [`resident_bytes`] can measure an engine on this system; elsewhere
+/// `--max-memory` is only announced (`INFO max_memory`), not enforced.
+pub const MEMORY_MEASURED: bool = cfg!(any(target_os = "linux", windows));
+
+/// The resident set size of an engine process: `VmRSS` of `/proc/PID/status` on Linux,
+/// the working set of `GetProcessMemoryInfo` on Windows (the same quantity: its pages in
+/// RAM now; Piskvork compares the peak working set after each move, which sampling every
+/// 20 ms while the engine thinks comes close to). `None` elsewhere, or when the process is
+/// gone.
+#[cfg(target_os = "linux")]
 #[must_use]
-pub fn resident_bytes(pid: u32) -> Option<u64> {
-    if !cfg!(target_os = "linux") {
-        return None;
-    }
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+pub fn resident_bytes(child: &Child) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{}/status", child.id())).ok()?;
     parse_vm_rss(&status)
 }
 
+#[cfg(windows)]
+#[must_use]
+pub fn resident_bytes(child: &Child) -> Option<u64> {
+    use std::os::windows::io::AsRawHandle;
+    use windows_sys::Win32::System::ProcessStatus::{
+        K32GetProcessMemoryInfo, PROCESS_MEMORY_COUNTERS,
+    };
+    let mut counters = PROCESS_MEMORY_COUNTERS {
+        cb: u32::try_from(size_of::<PROCESS_MEMORY_COUNTERS>()).ok()?,
+        ..PROCESS_MEMORY_COUNTERS::default()
+    };
+    // SAFETY: the handle is the child's own, open as long as `child` is (CreateProcess
+    // grants it every access right), and `counters` is writable and `cb` bytes long.
+    let ok = unsafe { K32GetProcessMemoryInfo(child.as_raw_handle(), &mut counters, counters.cb) };
+    if ok == 0 {
+        return None;
+    }
+    u64::try_from(counters.WorkingSetSize).ok()
+}
+
+#[cfg(not(any(target_os = "linux", windows)))]
+#[must_use]
+pub fn resident_bytes(_child: &Child) -> Option<u64> {
+    None
+}
+
+#[cfg(any(target_os = "linux", test))]
 fn parse_vm_rss(status: &str) -> Option<u64> {
     let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
     let mut words = line.split_whitespace().skip(1);

@@ -73,7 +73,7 @@ pub struct MatchArgs {
     #[arg(long, value_name = "MS", default_value_t = 1000)]
     pub tolerance: u64,
     /// Resident-memory limit per engine in bytes, sent as `INFO max_memory` and enforced
-    /// on Linux by sampling /proc/PID/status (elsewhere only sent).
+    /// on Linux and Windows by sampling the engine's resident set (elsewhere only sent).
     #[arg(long, value_name = "BYTES")]
     pub max_memory: Option<u64>,
     /// A file of openings, one per line.
@@ -363,9 +363,10 @@ fn fmt_elo(e: f64) -> String {
 /// Runs the match described by `args`; `seed` is the global `--seed`.
 pub fn run(args: &MatchArgs, seed: Option<u64>) -> Result<(), String> {
     let plan = Plan::new(args, seed.unwrap_or_else(Rng::fresh_seed))?;
-    if plan.settings.max_memory.is_some() && !cfg!(target_os = "linux") {
+    if plan.settings.max_memory.is_some() && !engine::MEMORY_MEASURED {
         eprintln!(
-            "warning: --max-memory is only sent to the engines here, not enforced (Linux only)"
+            "warning: --max-memory is only sent to the engines here, not enforced \
+             (it is on Linux and Windows)"
         );
     }
     let mut records = Records {

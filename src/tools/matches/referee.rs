@@ -41,7 +41,8 @@ pub struct Settings {
     pub match_ms: Option<u64>,
     /// Grace beyond the limit before a move is late and the engine killed.
     pub tolerance: Duration,
-    /// Resident-memory limit in bytes, enforced on Linux.
+    /// Resident-memory limit in bytes, enforced where it can be measured
+    /// ([`super::engine::MEMORY_MEASURED`]).
     pub max_memory: Option<u64>,
     /// End a game as soon as the side to move has a proven win (see [`Adjudicator`]).
     pub adjudicate: bool,
