@@ -116,7 +116,16 @@ fn main() {
         if keeps_the_win(&board, me, r.best, max_moves) {
             solved += 1;
         } else {
-            misses.push(format!("{} -> {} ({r})", p["id"], r.best));
+            let pv: Vec<String> = r.pv.iter().map(ToString::to_string).collect();
+            misses.push(format!(
+                "{} -> {} (depth {} score {} nodes {} pv {})",
+                p["id"],
+                r.best,
+                r.depth,
+                r.score,
+                r.nodes,
+                pv.join(" ")
+            ));
         }
     }
     times.sort();

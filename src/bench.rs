@@ -188,6 +188,33 @@ pub fn run(depth: u32, report: &mut dyn FnMut(&Outcome)) -> Result<Vec<Outcome>,
 mod tests {
     use super::*;
 
+    /// The bench signature as a check: the total `pbrain-hoshi bench` prints (the sum of
+    /// `run(DEFAULT_DEPTH)`'s nodes) must be the count kept in `bench.expected` at the
+    /// repository's root. Release only: the debug build checks the pattern board on
+    /// every move, which makes this search take minutes.
+    #[test]
+    #[cfg_attr(
+        debug_assertions,
+        ignore = "minutes in a debug build; make test runs it in release"
+    )]
+    fn bench_gives_the_node_count_in_bench_expected() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/bench.expected");
+        let text = std::fs::read_to_string(path).expect("bench.expected at the root");
+        let expected: u64 = text
+            .trim()
+            .parse()
+            .unwrap_or_else(|_| panic!("bench.expected must hold one number, got {text:?}"));
+        let outcomes = run(DEFAULT_DEPTH, &mut |_| {}).expect("the bench positions");
+        let total: u64 = outcomes.iter().map(|o| o.nodes).sum();
+        assert!(
+            total == expected,
+            "pbrain-hoshi bench now gives {total} nodes; bench.expected says {expected}.\n\
+             If this change is meant to alter search or evaluation, write {total} into \
+             bench.expected and end the commit message with `Bench: {total}`. If it is a \
+             refactor, it must keep {expected}: find what changed the search."
+        );
+    }
+
     #[test]
     fn a_shallow_bench_gives_the_same_counts_twice_and_legal_moves() {
         let first = run(2, &mut |_| {}).unwrap();

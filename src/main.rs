@@ -35,8 +35,9 @@ fn main() -> ExitCode {
                 Err(code) => return code,
             };
             logging::silence_panics();
-            let exe = std::env::args().next().unwrap_or_default();
-            let (exe_level, exe_strength) = Level::from_exe_name(&exe).unzip();
+            // `args_os`: a path that is not valid Unicode must not stop the engine.
+            let exe = std::env::args_os().next().unwrap_or_default();
+            let (exe_level, exe_strength) = Level::from_exe_name(&exe.to_string_lossy()).unzip();
             let level = cli.level.or(exe_level).unwrap_or(Level::DEFAULT);
             let strength = cli
                 .strength

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use hoshi::board::{Color, Pos};
 use hoshi::rules::Rule;
 use hoshi::tools::matches::openings::{self, OpeningFormat};
-use hoshi::tools::matches::{psq, referee};
+use hoshi::tools::matches::{adjudicate, psq, referee};
 
 const HOSHI: &str = env!("CARGO_BIN_EXE_pbrain-hoshi");
 const FAULTY: &str = env!("CARGO_BIN_EXE_pbrain-faulty");
@@ -198,7 +198,7 @@ fn every_fault_is_caught_scored_and_reported() {
         ("garbage", "malformed line"),
         ("late", "timeout"),
     ];
-    if cfg!(target_os = "linux") {
+    if hoshi::tools::matches::engine::MEMORY_MEASURED {
         cases.push(("memory", "memory"));
     }
     let runs: Vec<_> = cases
@@ -373,4 +373,200 @@ fn two_hoshi_levels_play_a_match() {
         out.contains("Faults of easy: none") && out.contains("Faults of normal: none"),
         "{out}"
     );
+}
+
+/// The habits of real engines (shared/peers/README.md), all in one scripted engine, and a
+/// second one with the rest: no fault, every habit reported, and the games recorded.
+#[test]
+fn real_engine_quirks_are_forgiven_and_reported() {
+    let dir = scratch("quirks");
+    let sgf = dir.join("games.sgf");
+    let quirky = format!(
+        "{FAULTY} --quirk startup-message --quirk about-no-name --quirk ok-chatter \
+         --quirk stray-error --quirk refuse-start --quirk suggest --quirk board-adds --quirk cr"
+    );
+    let loose = format!("{FAULTY} --random --seed 3 --quirk about-loose --ignore-end");
+    let (ok, out, err) = run_match(
+        "--name quirky --name loose --games 4 --repeat --size 9 --tc 300 --tolerance 300 \
+         --openings-format pos --seed 1",
+        &[
+            "--engine",
+            &quirky,
+            "--engine",
+            &loose,
+            "--openings",
+            data("openings-9x9.pos.txt").to_str().unwrap(),
+            "--sgf",
+            sgf.to_str().unwrap(),
+        ],
+    );
+    assert!(ok, "{out}{err}");
+    assert!(out.contains("4 of 4 games played"), "{out}");
+    assert!(
+        out.contains("Faults of quirky: none") && out.contains("Faults of loose: none"),
+        "{out}"
+    );
+    let quirks = |name: &str| {
+        out.lines()
+            .find_map(|l| l.strip_prefix(&format!("Quirks of {name}: ")))
+            .unwrap_or_else(|| panic!("no quirks line for {name}: {out}"))
+            .to_owned()
+    };
+    let (q, l) = (quirks("quirky"), quirks("loose"));
+    for want in [
+        "MESSAGE/DEBUG before the ABOUT answer x1 (first: \"MESSAGE pbrain-faulty is ready\")",
+        "ABOUT without name= x1",
+        "MESSAGE/DEBUG before OK x4",
+        "START refused, sent again x1 (first: \"ERROR Unknown command: 9\")",
+        "unsolicited ERROR, ignored x",
+        "unsolicited UNKNOWN, ignored x",
+        "SUGGEST, ignored x",
+        "lines end in CR x1",
+    ] {
+        assert!(q.contains(want), "{want:?} missing from {q}");
+    }
+    assert!(!q.contains("strict"), "{q}");
+    assert!(
+        l.contains("ABOUT not in the strict") && l.contains("still running after END, killed x1"),
+        "{l}"
+    );
+    // The stray lines are warned about once per kind, not once per line.
+    let warnings = err.lines().filter(|l| l.starts_with("warning:")).count();
+    assert_eq!(warnings, 4, "{err}");
+    // SGF records as c-gomoku-cli writes them: one per game, every move timed.
+    let text = std::fs::read_to_string(&sgf).unwrap();
+    let games = sgf_games(&text);
+    assert_eq!(games.len(), 4);
+    for (k, g) in games.iter().enumerate() {
+        assert!(
+            g.root.starts_with(&format!("(;FF[4]GM[4]GN[{}]", k + 1)),
+            "{}",
+            g.root
+        );
+        assert!(g.root.contains("RU[0]SZ[9]"), "{}", g.root);
+        assert!(g.moves[0].1 == "opening move", "{:?}", g.moves);
+        assert!(
+            g.moves.iter().skip(3).all(|(_, c)| c.ends_with("ms")),
+            "{:?}",
+            g.moves
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// One SGF game: the root node's text and each move with its comment.
+struct SgfGame {
+    root: String,
+    moves: Vec<(Pos, String)>,
+}
+
+impl SgfGame {
+    fn prop(&self, name: &str) -> Option<&str> {
+        let start = self.root.find(&format!("{name}["))? + name.len() + 1;
+        let end = self.root[start..].find(']')? + start;
+        Some(&self.root[start..end])
+    }
+}
+
+/// Reads the games of an SGF file written by the runner (no escapes in the values read).
+fn sgf_games(text: &str) -> Vec<SgfGame> {
+    let letter = |c: u8| c - b'a';
+    text.split("\n\n")
+        .filter(|g| !g.trim().is_empty())
+        .map(|g| {
+            let (root, rest) = g.split_once('\n').unwrap();
+            let moves = rest
+                .split(';')
+                .filter(|m| !m.trim().is_empty())
+                .map(|m| {
+                    let m = m.trim().trim_end_matches(')');
+                    let b = m.as_bytes();
+                    assert!(b[0] == b'B' || b[0] == b'W', "{m}");
+                    let pos = Pos::new(letter(b[2]), letter(b[3]));
+                    let comment = m[5..].strip_prefix("C[").unwrap().trim_end();
+                    (pos, comment.trim_end_matches(']').to_owned())
+                })
+                .collect();
+            SgfGame {
+                root: root.to_owned(),
+                moves,
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn adjudication_ends_games_by_a_proof_that_replays() {
+    let dir = scratch("adjudicate");
+    let (sgf, pgn, psq_dir) = (dir.join("g.sgf"), dir.join("g.pgn"), dir.join("psq"));
+    let (ok, out, err) = run_match(
+        "--name steady --name random --games 6 --repeat --size 9 --tc 300 \
+         --openings-format pos --adjudicate --seed 2",
+        &[
+            "--engine",
+            FAULTY,
+            "--engine",
+            &format!("{FAULTY} --random --seed 11"),
+            "--openings",
+            data("openings-9x9.pos.txt").to_str().unwrap(),
+            "--sgf",
+            sgf.to_str().unwrap(),
+            "--pgn",
+            pgn.to_str().unwrap(),
+            "--psq",
+            psq_dir.to_str().unwrap(),
+        ],
+    );
+    assert!(ok, "{out}{err}");
+    let adjudicated: usize = out
+        .split("adjudicated ")
+        .nth(1)
+        .and_then(|t| t.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap();
+    assert!(
+        adjudicated > 0 && out.contains("; adjudication by proof"),
+        "{out}"
+    );
+    let sgf_games = sgf_games(&std::fs::read_to_string(&sgf).unwrap());
+    let pgn_games = parse_pgn(&std::fs::read_to_string(&pgn).unwrap());
+    let mut seen = 0;
+    for (k, (s, p)) in sgf_games.iter().zip(&pgn_games).enumerate() {
+        let record = psq::parse(
+            &std::fs::read_to_string(psq_dir.join(format!("game-{:04}.psq", k + 1))).unwrap(),
+        )
+        .unwrap();
+        let moves: Vec<Pos> = s.moves.iter().map(|(p, _)| *p).collect();
+        assert_eq!(record.moves, moves, "game {}", k + 1);
+        let Some(proof) = s.prop("GC") else {
+            continue;
+        };
+        seen += 1;
+        // Every record says so.
+        assert!(s.prop("TE").unwrap().ends_with("win by adjudication"));
+        assert_eq!(p.tag("Termination"), "adjudication");
+        assert_eq!(record.trailer.last().map(String::as_str), Some("2"));
+        // The game stopped short of a five, with the winner to move, and the proof holds.
+        let (_, ending) = referee::replay(9, Rule::Freestyle, &moves).unwrap();
+        assert_eq!(ending, None);
+        let mut board = hoshi::board::Board::new(9, 9).unwrap();
+        for &m in &moves {
+            board.place(m, board.to_move()).unwrap();
+        }
+        let winner = board.to_move();
+        let want = if winner == Color::Black { "B+1" } else { "W+1" };
+        assert_eq!(s.prop("RE"), Some(want));
+        let line: Vec<Pos> = proof
+            .strip_prefix("adjudicated: ")
+            .unwrap()
+            .split(' ')
+            .map(|c| Pos::new(c.as_bytes()[0] - b'a', c.as_bytes()[1] - b'a'))
+            .collect();
+        assert_eq!(
+            adjudicate::confirm(&board, Rule::Freestyle, winner, &line),
+            Some(line)
+        );
+    }
+    assert_eq!(seen, adjudicated);
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,4 +1,6 @@
-//! Runs every transcript in `protocol-tests/` against the real `pbrain-hoshi`.
+//! Runs every transcript in `protocol-tests/` against the real `pbrain-hoshi`, each pass of
+//! each transcript as its own test named `FILE::crlf` or `FILE::lf` (libtest-mimic, so
+//! they run in parallel and `cargo test --test protocol t29` runs only those).
 //!
 //! A transcript is a plain-text conversation, one directive a line:
 //!
@@ -15,6 +17,7 @@
 //! | `@quiet ms` | nothing is printed for `ms` |
 //! | `@end [allow pattern]` | send END: exit code 0 within 500 ms, nothing printed after END; lines printed before END must match `pattern` when given, else none may be left |
 //! | `@eof` | close stdin: exit code 0 within 500 ms, after answering exactly the requests still unanswered (the default ending) |
+//! | `@serial` | run while no other transcript runs: its timings (`@within`, an exit with work still pending) must not share the cores with another engine |
 //!
 //! Patterns are literal text with placeholders: `{n}` a number, `{any}` any text, `{text}`
 //! non-empty text, `{a|b}` one of the literals, `{move}` a move (also `{move except 6,8
@@ -31,9 +34,11 @@ mod common;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::fmt::Write as _;
 use std::path::Path;
+use std::sync::RwLock;
 use std::time::{Duration, Instant};
 
 use common::{Engine, Form, Out};
+use libtest_mimic::{Arguments, Failed, Trial};
 
 /// Arguments when a transcript gives none: the classic hard level answers at once whatever
 /// the clock, which keeps the run short whatever the engine's default level becomes.
@@ -44,8 +49,11 @@ const ANSWER_TIMEOUT: Duration = Duration::from_secs(10);
 /// END and end of input must end the process within this (protocol.md T29/T30).
 const EXIT_WITHIN: Duration = Duration::from_millis(500);
 
-#[test]
-fn transcripts() {
+/// Transcripts run in parallel holding it shared; an `@serial` one holds it alone.
+static CORES: RwLock<()> = RwLock::new(());
+
+fn main() {
+    let args = Arguments::from_args();
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("protocol-tests");
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .expect("protocol-tests/")
@@ -53,25 +61,44 @@ fn transcripts() {
         .filter(|p| p.extension().is_some_and(|x| x == "txt"))
         .collect();
     files.sort();
-    assert!(files.len() >= 30, "only {} transcripts", files.len());
-    let mut failures = String::new();
-    for file in &files {
-        let name = file
-            .file_name()
-            .unwrap_or_default()
-            .to_string_lossy()
-            .to_string();
-        let text = std::fs::read_to_string(file).expect("transcript");
-        // As Piskvork sends (CRLF), then as c-gomoku-cli and Yixin-Board do (LF); the
-        // second pass skips the silence checks, which the first one made.
-        for pass in [Pass::Crlf, Pass::Lf] {
-            if let Err(e) = run(&text, pass) {
-                let _ = writeln!(failures, "{name} ({pass:?}): {e}");
+    let found = files.len();
+    let mut trials = vec![
+        Trial::test("transcripts_are_found", move || {
+            if found >= 30 {
+                Ok(())
+            } else {
+                Err(format!("only {found} transcripts in protocol-tests/").into())
             }
+        }),
+        Trial::test("patterns_match_as_documented", || {
+            patterns_match_as_documented();
+            Ok(())
+        }),
+        Trial::test("forms_accept_the_allowed_lines_only", || {
+            forms_accept_the_allowed_lines_only();
+            Ok(())
+        }),
+    ];
+    for file in files {
+        let name = file.file_stem().unwrap_or_default().to_string_lossy();
+        let text = std::fs::read_to_string(&file).expect("transcript");
+        // As Piskvork sends (CRLF), and as c-gomoku-cli and Yixin-Board do (LF); the LF
+        // pass skips the silence checks, which the CRLF one makes.
+        let serial = text.lines().any(|l| l.trim() == "@serial");
+        for (pass, suffix) in [(Pass::Crlf, "crlf"), (Pass::Lf, "lf")] {
+            let text = text.clone();
+            trials.push(Trial::test(format!("{name}::{suffix}"), move || {
+                // A failed transcript poisons nothing: the guard protects no data.
+                let _cores = if serial {
+                    Err(CORES.write().unwrap_or_else(|e| e.into_inner()))
+                } else {
+                    Ok(CORES.read().unwrap_or_else(|e| e.into_inner()))
+                };
+                run(&text, pass).map_err(Failed::from)
+            }));
         }
-        println!("ran {name}");
     }
-    assert!(failures.is_empty(), "failed transcripts:\n{failures}");
+    libtest_mimic::run(&args, trials).exit();
 }
 
 /// How a transcript is played.
@@ -136,6 +163,8 @@ fn parse(text: &str, pass: Pass) -> Result<(Vec<String>, Vec<Step>), String> {
             steps.push(Step::End(Some(p.to_string())));
         } else if line == "@eof" {
             steps.push(Step::Eof);
+        } else if line == "@serial" {
+            // Read by `main`, which schedules the transcript.
         } else {
             return Err(err("unknown directive"));
         }
@@ -591,7 +620,6 @@ fn matches(tokens: &[Token], s: &str, caps: &mut Vec<(String, (i64, i64))>) -> b
     }
 }
 
-#[test]
 fn patterns_match_as_documented() {
     assert!(matches_any("{move}", "7,7").is_some());
     assert!(matches_any("{move}", "7,7 ").is_none());
@@ -605,7 +633,6 @@ fn patterns_match_as_documented() {
     assert_eq!(caps, [("m".to_string(), (3, 4))]);
 }
 
-#[test]
 fn forms_accept_the_allowed_lines_only() {
     use common::form;
     assert_eq!(form("OK"), Some(Form::Ok));

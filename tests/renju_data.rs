@@ -6,6 +6,7 @@
 //! Where a case needed reading rather than transcribing, the test says so next to it.
 
 use hoshi::board::{Board, Cell, Color, Dir, Pos};
+use hoshi::rules::line::line_through;
 use hoshi::rules::renju::{self, Foul};
 use hoshi::rules::{Rule, Verdict};
 use serde_json::Value;
@@ -137,7 +138,7 @@ const ACROSS: Dir = Dir::ALL[0];
 fn row_has_three(board: &Board, c: Color) -> bool {
     (0..board.width()).map(|x| Pos::new(x, 2)).any(|q| {
         board.is_empty_at(q)
-            && renju::line_through(board, q, c, ACROSS).straight_four(renju::five_rule(c))
+            && line_through(board, q, c, ACROSS).straight_four(Rule::Renju.five_rule(c))
     })
 }
 
@@ -146,8 +147,8 @@ fn strip_mark(section: &str, board: &Board, p: Pos, c: Color) -> char {
     if !board.is_empty_at(p) {
         return '.';
     }
-    let rule = renju::five_rule(c);
-    let line = renju::line_through(board, p, c, ACROSS);
+    let rule = Rule::Renju.five_rule(c);
+    let line = line_through(board, p, c, ACROSS);
     let count = |n: u32| char::from_digit(n, 10).filter(|_| n > 0).unwrap_or('.');
     match section {
         "five" => count(u32::from(line.five(rule))),

@@ -5,6 +5,7 @@
 //! ```text
 //! pbrain-faulty [--fault none|crash|hang|occupied|garbage|late|memory] [--at N]
 //!               [--late-ms MS] [--memory-mb MB] [--random] [--seed S] [--ignore-end]
+//!               [--quirk QUIRK]...
 //! ```
 //!
 //! The fault strikes at the engine's N-th move (default 1) of every game: `crash` exits,
@@ -12,6 +13,18 @@
 //! line that is no move, `late` answers after `--late-ms` (default 3000), `memory` touches
 //! `--memory-mb` MiB (default 256) before answering. `--ignore-end` makes it deaf to `END`,
 //! so the runner has to kill it.
+//!
+//! Each `--quirk` copies a habit of a real engine (shared/peers/README.md) that is no
+//! fault, but that a strict runner would take for one:
+//! `startup-message` (a `MESSAGE` before anything is asked: Rapfi, PentaZen),
+//! `about-no-name` (ABOUT without `name=`: pela), `about-loose` (spaces around `=`:
+//! AIWine), `ok-chatter` (`DEBUG` before `OK`), `stray-error` (`ERROR Unknown command:
+//! TIME_LEFT` and `UNKNOWN` before every move: Rapfi, which drops input while it finishes
+//! a search), `refuse-start` (the process's first START answered `ERROR Unknown command:
+//! 15`, as Rapfi does when it drops the word START), `suggest` (a `SUGGEST` line before
+//! every move), `board-adds` (BOARD adds its stones to the board instead of replacing
+//! it, and ignores their fields, assuming alternation from black: PentaZen, Carbon; a
+//! stone on a taken cell corrupts its board and it exits), `cr` (lines end in CRLF).
 
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
@@ -39,6 +52,21 @@ struct Options {
     memory_mb: usize,
     rng: Option<Rng>,
     ignore_end: bool,
+    quirks: Vec<Quirk>,
+}
+
+/// A harmless habit (see the module doc).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Quirk {
+    StartupMessage,
+    AboutNoName,
+    AboutLoose,
+    OkChatter,
+    StrayError,
+    RefuseStart,
+    Suggest,
+    BoardAdds,
+    Cr,
 }
 
 fn parse_args() -> Result<Options, String> {
@@ -49,6 +77,7 @@ fn parse_args() -> Result<Options, String> {
         memory_mb: 256,
         rng: None,
         ignore_end: false,
+        quirks: Vec::new(),
     };
     let mut seed = None;
     let mut random = false;
@@ -80,6 +109,18 @@ fn parse_args() -> Result<Options, String> {
             "--seed" => seed = Some(number(value()?)?),
             "--random" => random = true,
             "--ignore-end" => o.ignore_end = true,
+            "--quirk" => o.quirks.push(match value()?.as_str() {
+                "startup-message" => Quirk::StartupMessage,
+                "about-no-name" => Quirk::AboutNoName,
+                "about-loose" => Quirk::AboutLoose,
+                "ok-chatter" => Quirk::OkChatter,
+                "stray-error" => Quirk::StrayError,
+                "refuse-start" => Quirk::RefuseStart,
+                "suggest" => Quirk::Suggest,
+                "board-adds" => Quirk::BoardAdds,
+                "cr" => Quirk::Cr,
+                other => return Err(format!("unknown quirk {other:?}")),
+            }),
             other => return Err(format!("unknown argument {other:?}")),
         }
     }
@@ -175,18 +216,58 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let quirks = std::mem::take(&mut o.quirks);
+    let has = |q| quirks.contains(&q);
+    let (eol, mut refuse_start) = (
+        if has(Quirk::Cr) { "\r\n" } else { "\n" },
+        has(Quirk::RefuseStart),
+    );
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     let mut out = std::io::stdout();
+    let mut say = |lines: &[String]| {
+        lines
+            .iter()
+            .try_for_each(|l| write!(out, "{l}{eol}"))
+            .and_then(|()| out.flush())
+            .is_ok()
+    };
+    if has(Quirk::StartupMessage) && !say(&["MESSAGE pbrain-faulty is ready".to_owned()]) {
+        return ExitCode::SUCCESS;
+    }
+    // What a move answer is preceded by.
+    let mut before_move = Vec::new();
+    if has(Quirk::StrayError) {
+        before_move.push("ERROR Unknown command: TIME_LEFT".to_owned());
+        before_move.push("UNKNOWN 2147483647".to_owned());
+    }
+    if has(Quirk::Suggest) {
+        before_move.push("SUGGEST 0,0".to_owned());
+    }
     let mut rule = Rule::Freestyle;
     let mut game: Option<Game> = None;
     while let Some(Ok(line)) = lines.next() {
         let line = line.trim().to_owned();
         let (cmd, arg) = line.split_once(' ').unwrap_or((&line, ""));
-        let reply = match cmd.to_ascii_uppercase().as_str() {
-            "" => None,
-            "ABOUT" => {
-                Some(r#"name="pbrain-faulty", version="1.0", author="Hoshi tests""#.to_owned())
+        let mv = |answer: Option<String>| match answer {
+            Some(m) => before_move.iter().cloned().chain([m]).collect(),
+            None => Vec::new(),
+        };
+        let reply: Vec<String> = match cmd.to_ascii_uppercase().as_str() {
+            "" => Vec::new(),
+            "ABOUT" => vec![
+                if has(Quirk::AboutNoName) {
+                    r#"author="Hoshi tests", version="1.0""#
+                } else if has(Quirk::AboutLoose) {
+                    r#"name = "pbrain-faulty", version ="1.0", author = "Hoshi tests""#
+                } else {
+                    r#"name="pbrain-faulty", version="1.0", author="Hoshi tests""#
+                }
+                .to_owned(),
+            ],
+            "START" if refuse_start => {
+                refuse_start = false;
+                vec![format!("ERROR Unknown command: {}", arg.trim())]
             }
             "START" => {
                 let size = arg.trim().parse().unwrap_or(0);
@@ -198,9 +279,14 @@ fn main() -> ExitCode {
                             moves: 0,
                             ballast: Vec::new(),
                         });
-                        Some("OK".to_owned())
+                        let mut r = Vec::new();
+                        if has(Quirk::OkChatter) {
+                            r.push("DEBUG board ready".to_owned());
+                        }
+                        r.push("OK".to_owned());
+                        r
                     }
-                    Err(e) => Some(format!("ERROR {e}")),
+                    Err(e) => vec![format!("ERROR {e}")],
                 }
             }
             "INFO" => {
@@ -213,16 +299,16 @@ fn main() -> ExitCode {
                         g.rule = rule;
                     }
                 }
-                None
+                Vec::new()
             }
-            "BEGIN" => game.as_mut().and_then(|g| g.answer(&mut o)),
-            "TURN" => game.as_mut().and_then(|g| {
+            "BEGIN" => mv(game.as_mut().and_then(|g| g.answer(&mut o))),
+            "TURN" => mv(game.as_mut().and_then(|g| {
                 let xy = coords(arg)?;
                 let p = g.board.pos(*xy.first()?, *xy.get(1)?)?;
                 let color = g.board.to_move();
                 g.board.place(p, color).ok()?;
                 g.answer(&mut o)
-            }),
+            })),
             "BOARD" => {
                 let mut stones = Vec::new();
                 for l in lines.by_ref() {
@@ -232,7 +318,20 @@ fn main() -> ExitCode {
                     }
                     stones.extend(coords(l.trim()).filter(|v| v.len() == 3));
                 }
-                game.as_mut().and_then(|g| {
+                let adds = has(Quirk::BoardAdds);
+                mv(game.as_mut().and_then(|g| {
+                    if adds {
+                        // Stones are added in turn from black, fields unread; one on a
+                        // taken cell leaves the board corrupt, and the engine dies.
+                        for s in &stones {
+                            let p = g.board.pos(*s.first()?, *s.get(1)?)?;
+                            let color = g.board.to_move();
+                            if g.board.place(p, color).is_err() {
+                                std::process::exit(4);
+                            }
+                        }
+                        return g.answer(&mut o);
+                    }
                     // BOARD imposes a whole new position.
                     g.board =
                         Board::new(i64::from(g.board.width()), i64::from(g.board.height())).ok()?;
@@ -252,15 +351,13 @@ fn main() -> ExitCode {
                         g.board.place(p, color).ok()?;
                     }
                     g.answer(&mut o)
-                })
+                }))
             }
-            "END" if o.ignore_end => None,
+            "END" if o.ignore_end => Vec::new(),
             "END" => return ExitCode::SUCCESS,
-            _ => Some(format!("UNKNOWN {cmd}")),
+            _ => vec![format!("UNKNOWN {cmd}")],
         };
-        if let Some(reply) = reply
-            && writeln!(out, "{reply}").and_then(|()| out.flush()).is_err()
-        {
+        if !say(&reply) {
             break;
         }
     }

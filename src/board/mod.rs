@@ -5,6 +5,8 @@
 //! session's business. Everything that scans lines goes through [`Dir::ALL`], so no
 //! direction is ever written out four times.
 
+pub mod padded;
+
 use std::fmt;
 
 /// Smallest side the protocol lets a board have.
@@ -96,15 +98,6 @@ impl Run {
         self.ends
             .iter()
             .filter(|e| **e == Some(Cell::Empty))
-            .count()
-    }
-
-    /// How many ends hold a stone of `opponent` (the board's edge blocks nothing).
-    #[must_use]
-    pub fn ends_held_by(&self, opponent: Color) -> usize {
-        self.ends
-            .iter()
-            .filter(|e| **e == Some(Cell::Stone(opponent)))
             .count()
     }
 }

@@ -81,9 +81,10 @@ pub fn is_quiet(pb: &PatternBoard, side: Color) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Board, Cell, Dir, Pos};
+    use crate::board::padded::{self, WALL};
+    use crate::board::{Board, Dir, Pos};
     use crate::eval::{Evaluator, Model, THREAT_BITS, handset_model};
-    use crate::pattern::table::{EMPTY, HALF, WALL, slot, stone};
+    use crate::pattern::table::{HALF, slot};
     use crate::pattern::{Pcodes, Tables};
     use crate::rng::Rng;
     use crate::rules::Rule;
@@ -102,14 +103,9 @@ mod tests {
                 let pats = Dir::ALL.map(|d| {
                     let mut key = 0u32;
                     for off in (-(HALF as i32)..=HALF as i32).filter(|&o| o != 0) {
-                        let code = match board.step(p, d, off) {
-                            None => WALL,
-                            Some(q) => match board.get(q) {
-                                Cell::Empty => EMPTY,
-                                Cell::Stone(s) => stone(s),
-                                Cell::Blocked => WALL,
-                            },
-                        };
+                        let code = board
+                            .step(p, d, off)
+                            .map_or(WALL, |q| padded::code(board.get(q)));
                         key |= u32::from(code) << (2 * slot(off));
                     }
                     tables.pattern(c, key)

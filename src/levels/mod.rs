@@ -21,7 +21,7 @@ use crate::board::{Board, Color, Pos};
 use crate::limits::Limits;
 use crate::rng::Rng;
 use crate::rules::Rule;
-use crate::search::Searcher;
+use crate::search::{SearchResult, Searcher};
 use classic::Classic;
 pub use strength::Strength;
 
@@ -55,11 +55,16 @@ impl Level {
     }
 
     /// The level named by an executable such as `pbrain-hoshi-easy(.exe)`, with the
-    /// strength for `pbrain-hoshi-master50`; `None` when the name says nothing.
+    /// strength for `pbrain-hoshi-master50`; `None` when the name says nothing. `name` is
+    /// a path as the process was started, Unix (`/`) or Windows (`\` or `/`); Windows
+    /// file names ignore case, so `PBRAIN-HOSHI-EASY.EXE` names easy too.
     #[must_use]
     pub fn from_exe_name(name: &str) -> Option<(Level, Option<Strength>)> {
-        let stem = name.rsplit(['/', '\\']).next()?;
-        let stem = stem.strip_suffix(".exe").unwrap_or(stem);
+        let file = name.rsplit(['/', '\\']).next()?;
+        let stem = match file.rsplit_once('.') {
+            Some((stem, ext)) if ext.eq_ignore_ascii_case("exe") => stem,
+            _ => file,
+        };
         let suffix = stem.rsplit_once('-')?.1;
         match Strength::from_exe_suffix(suffix) {
             Some(s) => Some((Level::Master, Some(s))),
@@ -83,7 +88,7 @@ impl Level {
         };
         // No candidate at all (every one forbidden, or none left): the spec's fallback.
         let pos = pos.unwrap_or_else(|| game.fallback(board, ctx.me));
-        Choice { pos, message: None }
+        Choice { pos, report: None }
     }
 }
 
@@ -146,8 +151,19 @@ pub struct Context<'a> {
 pub struct Choice {
     /// The move.
     pub pos: Pos,
-    /// A one-line report for a `MESSAGE` line (depth, score, ...), if the level has one.
-    pub message: Option<String>,
+    /// What master's search found (the classic levels report nothing).
+    pub report: Option<Report>,
+}
+
+/// What master's search found, for the manager to show.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// The search's own answer, score, depth, nodes and line.
+    pub search: SearchResult,
+    /// The strength, when below full.
+    pub strength: Option<Strength>,
+    /// The move picked among the best few, when a weakened master picked one.
+    pub pick: Option<Pos>,
 }
 
 #[cfg(test)]
@@ -175,10 +191,34 @@ mod tests {
             Level::from_exe_name("pbrain-hoshi-master"),
             Some((Level::Master, None))
         );
+        // As Windows starts programs: any case, either separator, verbatim and UNC paths.
+        for (name, level) in [
+            ("PBRAIN-HOSHI-EASY.EXE", Level::Easy),
+            ("C:/Games/pbrain-hoshi-normal.Exe", Level::Normal),
+            (
+                r"\\?\C:\Program Files\Piskvork\pbrain-hoshi-hard.exe",
+                Level::Hard,
+            ),
+            (r"\\server\ai\Jiří\pbrain-hoshi-easy.exe", Level::Easy),
+            ("pbrain-hoshi-easy", Level::Easy),
+        ] {
+            assert_eq!(Level::from_exe_name(name), Some((level, None)), "{name}");
+        }
+        assert_eq!(
+            Level::from_exe_name("PBRAIN-HOSHI-MASTER50.EXE"),
+            Some((Level::Master, Strength::new(50)))
+        );
         for name in [
             "pbrain-hoshi",
+            "pbrain-hoshi.exe",
+            r"C:\x\pbrain-hoshi64.exe",
+            "pbrain-hoshi-easy.exe.bak",
+            "pbrain-hoshi-easyexe",
             "pbrain-hoshi-master101",
             "pbrain-hoshi-master-5",
+            "",
+            ".exe",
+            r"C:\ai\",
         ] {
             assert_eq!(Level::from_exe_name(name), None, "{name}");
         }

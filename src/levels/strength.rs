@@ -22,7 +22,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::{Choice, Context};
+use super::{Choice, Context, Report};
 use crate::board::{Board, Pos};
 use crate::limits::Limits;
 use crate::rng::Rng;
@@ -142,7 +142,11 @@ pub fn choose(strength: Strength, board: &Board, ctx: &mut Context<'_>) -> Choic
             .think(board, ctx.rule, ctx.me, &ctx.limits, ctx.stop);
         return Choice {
             pos: result.best,
-            message: Some(result.to_string()),
+            report: Some(Report {
+                search: result,
+                strength: None,
+                pick: None,
+            }),
         };
     };
     let limits = Limits {
@@ -152,12 +156,16 @@ pub fn choose(strength: Strength, board: &Board, ctx: &mut Context<'_>) -> Choic
     let result = ctx
         .searcher
         .think(board, ctx.rule, ctx.me, &limits, ctx.stop);
-    let message = format!("strength {strength} {result}");
+    let report = |search, pick| Report {
+        search,
+        strength: Some(strength),
+        pick,
+    };
     // Depth 0: a five, a proved win, or no time to search; a mate: the search proved it.
     if result.depth == 0 || result.mate_in().is_some_and(|n| n > 0) {
         return Choice {
             pos: result.best,
-            message: Some(message),
+            report: Some(report(result, None)),
         };
     }
     let pool = strength.pool();
@@ -175,7 +183,7 @@ pub fn choose(strength: Strength, board: &Board, ctx: &mut Context<'_>) -> Choic
     let pos = pick(&values, strength.weakness(), ctx.rng).unwrap_or(result.best);
     Choice {
         pos,
-        message: Some(format!("{message} pick {pos}")),
+        report: Some(report(result, Some(pos))),
     }
 }
 
@@ -245,15 +253,10 @@ mod tests {
         }
     }
 
-    /// The iteration depth a choice's message reports.
+    /// The iteration depth a choice reports.
     fn depth_of(choice: &Choice) -> u32 {
-        let message = choice.message.as_deref().unwrap_or_default();
-        let mut words = message.split(' ');
-        words.find(|&w| w == "depth");
-        words
-            .next()
-            .and_then(|d| d.parse().ok())
-            .unwrap_or_else(|| panic!("{message}"))
+        let report = choice.report.as_ref();
+        report.map_or_else(|| panic!("{choice:?}"), |r| r.search.depth)
     }
 
     /// A quiet opening, black to move: many moves are about as good.
@@ -304,11 +307,12 @@ mod tests {
             let plain = Searcher::new(1 << 20).think(&board, rule, me, &limits, &stop);
             let choice = play(Strength::FULL, &board, rule, me, limits, 1);
             assert_eq!(choice.pos, plain.best, "{rule}\n{board}");
-            // The same report, but for the speed and time: the same search.
-            let head = |m: &str| m.split(" speed").next().map(str::to_string);
-            let message = choice.message.unwrap_or_default();
-            assert_eq!(head(&message), head(&plain.to_string()), "{rule}");
-            assert!(message.starts_with("depth "), "{message}");
+            // The same report, but for the time: the same search, and nothing graded.
+            let report = choice.report.expect("master reports its search");
+            let seen =
+                |r: &crate::search::SearchResult| (r.best, r.score, r.depth, r.nodes, r.pv.clone());
+            assert_eq!(seen(&report.search), seen(&plain), "{rule}");
+            assert_eq!((report.strength, report.pick), (None, None));
         }
     }
 

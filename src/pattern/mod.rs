@@ -1,7 +1,7 @@
 //! The incremental pattern board the full-strength search runs on.
 //!
-//! Cells live in a padded grid (five wall cells on every side) so that line scans never
-//! check bounds. Every cell keeps, per direction, the line key of its ten neighbours; every
+//! Cells live in a padded grid ([`Padded`], five wall cells on every side) so that line
+//! scans never check bounds. Every cell keeps, per direction, the line key of its ten neighbours; every
 //! empty cell keeps the [`Pattern`] each colour would make along each line and the combined
 //! [`Threat`]. A move touches only the four lines through the stone, five cells each way.
 //! Counts of patterns and threats over the empty cells are kept too, for the evaluation and
@@ -14,14 +14,12 @@ pub mod table;
 
 use std::sync::Arc;
 
-use crate::board::{Board, Cell, Color, Dir, Pos};
+use crate::board::padded::{self, EMPTY, PAD, Padded, stone};
+use crate::board::{Board, Color, Dir, Pos};
 use crate::rng::Rng;
 use crate::rules::Rule;
-use table::{EMPTY, HALF, WALL, slot, stone};
+use table::{HALF, slot};
 pub use table::{PCODE_COUNT, Pattern, Pcode, Pcodes, Tables, Threat};
-
-/// Wall cells on each side of the playing area.
-const PAD: usize = HALF;
 
 /// An index into the padded grid. Moves are carried as these inside the search.
 pub type Idx = u16;
@@ -112,10 +110,7 @@ struct Derived {
 /// The incremental board. Build it from a [`Board`], then `make`/`undo` moves in LIFO order.
 pub struct PatternBoard {
     rule: Rule,
-    width: u8,
-    height: u8,
-    stride: usize,
-    cells: Vec<u8>,
+    cells: Padded,
     d: Derived,
     /// Index steps of [`Dir::ALL`] in the padded grid.
     steps: [isize; 4],
@@ -127,7 +122,9 @@ pub struct PatternBoard {
     values: Arc<CellValues>,
     board: Board,
     moves: Vec<Idx>,
-    /// Check the incremental state against a recomputation on every move (debug builds).
+    /// Check the incremental state against a recomputation on every `make` and `undo`.
+    /// On by default in debug builds (the debug test pass runs with it), off in release;
+    /// the check itself is a `debug_assert!`, so release builds never run it.
     pub verify: bool,
 }
 
@@ -166,29 +163,16 @@ impl PatternBoard {
     /// The pattern board of `board` under `rule`, keeping the sums of `values`.
     #[must_use]
     pub fn with_values(board: &Board, rule: Rule, values: Arc<CellValues>) -> PatternBoard {
-        let (w, h) = (usize::from(board.width()), usize::from(board.height()));
-        let stride = w + 2 * PAD;
-        let size = stride * (h + 2 * PAD);
-        let mut cells = vec![WALL; size];
-        for p in board.cells() {
-            let i = usize::from(p.y) * stride + usize::from(p.x) + PAD * stride + PAD;
-            cells[i] = match board.get(p) {
-                Cell::Empty => EMPTY,
-                Cell::Stone(c) => stone(c),
-                Cell::Blocked => WALL,
-            };
-        }
-        let steps = Dir::ALL.map(|d| d.dx as isize + d.dy as isize * stride as isize);
+        let cells = Padded::new(board);
+        let steps = Dir::ALL.map(|d| cells.step(d));
+        let candidate_offsets = candidate_offsets(cells.stride(), &steps);
         // Fixed seed: hashes (and so the search's node counts) are the same on every run.
         let mut rng = Rng::new(0x486F_7368_695A_6F62);
-        let zobrist = (0..size)
+        let zobrist = (0..cells.len())
             .map(|_| [rng.next_u64(), rng.next_u64()])
             .collect();
         let mut pb = PatternBoard {
             rule,
-            width: board.width(),
-            height: board.height(),
-            stride,
             cells,
             d: Derived {
                 keys: Vec::new(),
@@ -198,14 +182,14 @@ impl PatternBoard {
                 hash: 0,
             },
             steps,
-            candidate_offsets: candidate_offsets(stride, &steps),
+            candidate_offsets,
             zobrist,
             tables: Tables::get(rule),
             pcodes: Pcodes::get(),
             values,
             board: board.clone(),
             moves: Vec::new(),
-            verify: false,
+            verify: cfg!(debug_assertions),
         };
         pb.d = pb.recompute();
         pb
@@ -224,23 +208,18 @@ impl PatternBoard {
 
     #[must_use]
     pub fn idx(&self, p: Pos) -> Idx {
-        ((usize::from(p.y) + PAD) * self.stride + usize::from(p.x) + PAD) as Idx
+        // The frame of a 32x32 board has 42 * 42 cells: indices fit a u16.
+        self.cells.index(p) as Idx
     }
 
     #[must_use]
     pub fn pos(&self, i: Idx) -> Pos {
-        let i = usize::from(i);
-        Pos::new((i % self.stride - PAD) as u8, (i / self.stride - PAD) as u8)
+        self.cells.pos(usize::from(i))
     }
 
     /// Every playing cell, row-major (the deterministic tie-break order).
     pub fn all_cells(&self) -> impl Iterator<Item = Idx> + '_ {
-        let (w, h, s) = (
-            usize::from(self.width),
-            usize::from(self.height),
-            self.stride,
-        );
-        (0..h).flat_map(move |y| (0..w).map(move |x| ((y + PAD) * s + x + PAD) as Idx))
+        self.cells.board_cells().map(|i| i as Idx)
     }
 
     /// The cells up to four steps from `i` along the four lines (padding cells included:
@@ -259,7 +238,7 @@ impl PatternBoard {
     /// never empty). Quiescence looks for a continuation of fours there.
     pub fn neighbourhood(&self, i: Idx) -> impl Iterator<Item = Idx> + '_ {
         let i = i as isize;
-        let stride = self.stride as isize;
+        let stride = self.cells.stride() as isize;
         let square = (-2..=2isize)
             .flat_map(move |dy| (-2..=2isize).map(move |dx| dy * stride + dx))
             .filter(|&o| o != 0);
@@ -290,17 +269,13 @@ impl PatternBoard {
 
     #[must_use]
     pub fn is_empty(&self, i: Idx) -> bool {
-        self.cells[usize::from(i)] == EMPTY
+        self.cells.get(usize::from(i)) == EMPTY
     }
 
     /// The colour of the stone on `i`, if any.
     #[must_use]
     pub fn stone_at(&self, i: Idx) -> Option<Color> {
-        match self.cells[usize::from(i)] {
-            1 => Some(Color::Black),
-            2 => Some(Color::White),
-            _ => None,
-        }
+        padded::color_of(self.cells.get(usize::from(i)))
     }
 
     /// Patterns and threats of an empty cell (all dead on an occupied one).
@@ -390,7 +365,7 @@ impl PatternBoard {
         let iu = usize::from(i);
         self.uncount(iu);
         self.d.info[iu] = NO_INFO;
-        self.cells[iu] = stone(color);
+        self.cells.set(iu, stone(color));
         self.d.hash ^= self.zobrist[iu][color as usize];
         self.update_lines(iu, u32::from(stone(color)));
         self.update_near(iu, true);
@@ -406,9 +381,9 @@ impl PatternBoard {
             return;
         };
         let iu = usize::from(i);
-        let code = self.cells[iu];
-        self.cells[iu] = EMPTY;
-        self.d.hash ^= self.zobrist[iu][usize::from(code - 1)];
+        let color = self.stone_at(i).expect("undo of a stone made here");
+        self.cells.set(iu, EMPTY);
+        self.d.hash ^= self.zobrist[iu][color as usize];
         self.update_lines(iu, 0);
         self.update_near(iu, false);
         self.refresh(iu);
@@ -448,7 +423,7 @@ impl PatternBoard {
                     let shift = 2 * slot(-(sign * k) as i32);
                     let key = &mut self.d.keys[q][dir];
                     *key = (*key & !(3 << shift)) | (code << shift);
-                    if self.cells[q] == EMPTY {
+                    if self.cells.get(q) == EMPTY {
                         self.refresh_dir(q, dir);
                     }
                 }
@@ -533,7 +508,7 @@ impl PatternBoard {
                 let mut key = 0;
                 for off in (-(HALF as i32)..=HALF as i32).filter(|&o| o != 0) {
                     let q = (i as isize + off as isize * step) as usize;
-                    key |= u32::from(self.cells[q]) << (2 * slot(off));
+                    key |= u32::from(self.cells.get(q)) << (2 * slot(off));
                 }
                 d.keys[i][dir] = key;
             }
@@ -545,7 +520,7 @@ impl PatternBoard {
             }
         }
         for &i in &playing {
-            if self.cells[i] == EMPTY {
+            if self.cells.get(i) == EMPTY {
                 let info = self.info_from_keys(d.keys[i]);
                 d.counts.add(&info, &self.values, 1);
                 d.info[i] = info;
@@ -637,12 +612,17 @@ mod tests {
         }
     }
 
+    /// Debug builds only: there the check runs on every move by default, and a state that
+    /// drifted from the stones is caught on the next `make`.
+    #[cfg(debug_assertions)]
     #[test]
-    fn debug_verify_flag_runs_the_check_in_make_and_undo() {
+    #[should_panic(expected = "differs from a recomputation")]
+    fn a_drifted_state_is_caught_on_the_next_move_in_debug_builds() {
         let mut pb = board_with(Rule::Standard, &[(7, 7)], &[(8, 8)]);
-        pb.verify = true;
+        assert!(pb.verify, "on by default in debug builds");
         pb.make(pb.idx(Pos::new(6, 6)), Color::Black);
         pb.undo();
-        assert_eq!(pb.ply(), 0);
+        pb.d.counts.pats[0][Pattern::Flex2 as usize] += 1;
+        pb.make(pb.idx(Pos::new(6, 6)), Color::Black);
     }
 }

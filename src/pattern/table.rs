@@ -8,26 +8,17 @@
 //! and caro must see the stones that block a five at both ends.
 //!
 //! The tables are built once per rule by memoised recursion on the definition: a five wins
-//! under the rule; a four has cells that complete a five through the centre (two or more
-//! cannot all be blocked: an open four); a three is one move from a four, and so on down.
+//! under the rule (judged by the rules' own [`Line`]); a four has cells that complete a five
+//! through the centre (two or more cannot all be blocked: an open four); a three is one
+//! move from a four, and so on down. Cells are the padded board's codes
+//! ([`crate::board::padded`]).
 
 use std::sync::OnceLock;
 
 use crate::board::Color;
+use crate::board::padded::{EMPTY, stone};
 use crate::rules::Rule;
-
-/// Cell codes inside line keys and the padded board.
-pub const EMPTY: u8 = 0;
-pub const WALL: u8 = 3;
-
-/// The code of a stone of `color`.
-#[must_use]
-pub const fn stone(color: Color) -> u8 {
-    match color {
-        Color::Black => 1,
-        Color::White => 2,
-    }
-}
+use crate::rules::line::Line;
 
 /// How far a line key reaches on each side of its cell.
 pub const HALF: usize = 5;
@@ -329,40 +320,9 @@ fn build(rule: Rule, color: Color) -> Vec<u8> {
     table
 }
 
-/// The cell codes of a key as an 11-cell line with the (own) stone in the middle.
-fn decode(key: u32, own: u8) -> [u8; 2 * HALF + 1] {
-    let mut line = [own; 2 * HALF + 1];
-    for offset in -(HALF as i32)..=HALF as i32 {
-        if offset != 0 {
-            line[(offset + HALF as i32) as usize] = ((key >> (2 * slot(offset))) & 3) as u8;
-        }
-    }
-    line
-}
-
-/// Whether the run through the middle of `line` wins, and whether it is an overline.
-fn judge_run(rule: Rule, color: Color, line: &[u8; 2 * HALF + 1]) -> (bool, bool) {
-    let own = stone(color);
-    let opp = stone(color.opponent());
-    let c = HALF;
-    let left = (1..=HALF).take_while(|&k| line[c - k] == own).count();
-    let right = (1..=HALF).take_while(|&k| line[c + k] == own).count();
-    let len = 1 + left + right;
-    // Only opponent stones block a caro five; the wall (board edge, blocked cell) does not.
-    let blocked = [
-        (left < HALF).then(|| line[c - left - 1]),
-        (right < HALF).then(|| line[c + right + 1]),
-    ]
-    .iter()
-    .filter(|&&e| e == Some(opp))
-    .count();
-    let five = match (rule, color) {
-        (Rule::Freestyle, _) | (Rule::Renju, Color::White) => len >= 5,
-        (Rule::Standard, _) | (Rule::Renju, Color::Black) => len == 5,
-        (Rule::Caro, _) => len > 5 || (len == 5 && blocked < 2),
-        (Rule::CaroExact, _) => len == 5 && blocked < 2,
-    };
-    (five, len > 5 && !five)
+/// The code of the cell `offset` (±1..=±5) steps from the centre in `key`.
+fn cell(key: u32, offset: i32) -> u8 {
+    ((key >> (2 * slot(offset))) & 3) as u8
 }
 
 fn classify(rule: Rule, color: Color, key: u32, table: &mut [u8]) -> Pattern {
@@ -371,18 +331,18 @@ fn classify(rule: Rule, color: Color, key: u32, table: &mut [u8]) -> Pattern {
         return Pattern::ALL[usize::from(cached)];
     }
     let own = stone(color);
-    let line = decode(key, own);
-    let (five, overline) = judge_run(rule, color, &line);
-    let pattern = if five {
+    let line = Line::read(|k| cell(key, k), color);
+    let five_rule = rule.five_rule(color);
+    let pattern = if line.five(five_rule) {
         Pattern::Five
-    } else if overline {
+    } else if line.overline(five_rule) {
         Pattern::Overline
     } else {
         // A stone five steps away cannot join a five through the middle: only four out.
         let mut completions = 0;
         let mut best = Pattern::Dead;
         for offset in -(HALF as i32 - 1)..HALF as i32 {
-            if offset == 0 || line[(offset + HALF as i32) as usize] != EMPTY {
+            if offset == 0 || cell(key, offset) != EMPTY {
                 continue;
             }
             let child = key | (u32::from(own) << (2 * slot(offset)));
@@ -404,6 +364,9 @@ fn classify(rule: Rule, color: Color, key: u32, table: &mut [u8]) -> Pattern {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::padded::{WALL, color_of};
+    use crate::board::{Board, Dir, Pos};
+    use crate::rules::line::line_through;
 
     /// The key of a strip written `X`/`O`/`.`/`#` with `*` marking the considered cell;
     /// cells past the strip's ends are walls.
@@ -419,12 +382,12 @@ mod tests {
                 continue;
             }
             let code = match usize::try_from(c + offset).ok().and_then(|i| cells.get(i)) {
-                Some('X') => 1,
-                Some('O') => 2,
-                Some('.') => 0,
-                _ => 3,
+                Some('X') => stone(Color::Black),
+                Some('O') => stone(Color::White),
+                Some('.') => EMPTY,
+                _ => WALL,
             };
-            key |= code << (2 * slot(offset));
+            key |= u32::from(code) << (2 * slot(offset));
         }
         key
     }
@@ -476,6 +439,105 @@ mod tests {
             pat(Rule::CaroExact, Color::Black, "XXX*XX"),
             Pattern::Overline
         );
+    }
+
+    /// A board holding `key` around its cell (5, 2), every cell `color`'s line sees on
+    /// the board itself: an 11-wide row, walls as blocked cells, the other rows empty.
+    fn board_of(key: u32) -> Board {
+        let mut board = Board::new(2 * HALF as i64 + 1, 5).unwrap();
+        for offset in (-(HALF as i32)..=HALF as i32).filter(|&k| k != 0) {
+            let q = Pos::new((HALF as i32 + offset) as u8, 2);
+            match color_of(cell(key, offset)) {
+                Some(c) => board.place(q, c).unwrap(),
+                None if cell(key, offset) == WALL => board.block(q).unwrap(),
+                None => {}
+            }
+        }
+        board
+    }
+
+    /// Every key of `rule`'s table, for both colours, laid on a board and judged by the
+    /// rules: a five is what `Rule::is_win` calls a win; an overline a run longer than five
+    /// that does not win; a four has as many completing cells as there are empty cells
+    /// whose stone makes a five (one: `Block4`, more: `Flex4`, none: weaker), judged on the
+    /// board's line through the cell as `is_win` judges each line (its other three
+    /// lines hold no stone: asking for them a million times would only slow the test).
+    fn table_agrees_with_the_rules(rule: Rule) {
+        let tables = Tables::get(rule);
+        let p = Pos::new(HALF as u8, 2);
+        let rules = |color| rule.five_rule(color);
+        let near = (-(HALF as i32 - 1)..HALF as i32).filter(|&k| k != 0);
+        let mut fours = 0;
+        for key in 0..1u32 << KEY_BITS {
+            let mut board = board_of(key);
+            for color in Color::BOTH {
+                let pattern = tables.pattern(color, key);
+                let why = |b: &Board| format!("{rule} {color:?} key {key:#07x}: {pattern:?}\n{b}");
+                let five = rule.is_win(&board, p, color);
+                assert_eq!(pattern == Pattern::Five, five, "{}", why(&board));
+                let long = board.run_through(p, color, Dir::ALL[0]).len > 5;
+                assert_eq!(
+                    pattern == Pattern::Overline,
+                    long && !five,
+                    "{}",
+                    why(&board)
+                );
+                if five || long {
+                    continue;
+                }
+                // A completion needs three more stones of the colour within four cells.
+                let own = near.clone().filter(|&k| cell(key, k) == stone(color));
+                let completions = if own.count() < 3 {
+                    0
+                } else {
+                    near.clone()
+                        .filter(|&k| cell(key, k) == EMPTY)
+                        .filter(|&k| {
+                            let q = Pos::new((HALF as i32 + k) as u8, 2);
+                            board.place(q, color).unwrap();
+                            // The key's line is the only one through p with stones.
+                            let win =
+                                line_through(&board, p, color, Dir::ALL[0]).five(rules(color));
+                            board.remove(q).unwrap();
+                            win
+                        })
+                        .count()
+                };
+                match completions {
+                    0 => assert!(pattern < Pattern::Block4, "{}", why(&board)),
+                    1 => assert_eq!(pattern, Pattern::Block4, "{}", why(&board)),
+                    _ => assert_eq!(pattern, Pattern::Flex4, "{}", why(&board)),
+                }
+                fours += usize::from(completions > 0);
+            }
+        }
+        // The walk saw plenty of fours, or the agreement would mean little.
+        assert!(fours > 10_000, "{rule}: {fours} fours");
+    }
+
+    #[test]
+    fn the_freestyle_table_agrees_with_the_rules_on_every_key() {
+        table_agrees_with_the_rules(Rule::Freestyle);
+    }
+
+    #[test]
+    fn the_standard_table_agrees_with_the_rules_on_every_key() {
+        table_agrees_with_the_rules(Rule::Standard);
+    }
+
+    #[test]
+    fn the_renju_table_agrees_with_the_rules_on_every_key() {
+        table_agrees_with_the_rules(Rule::Renju);
+    }
+
+    #[test]
+    fn the_caro_table_agrees_with_the_rules_on_every_key() {
+        table_agrees_with_the_rules(Rule::Caro);
+    }
+
+    #[test]
+    fn the_caro_exact_table_agrees_with_the_rules_on_every_key() {
+        table_agrees_with_the_rules(Rule::CaroExact);
     }
 
     #[test]

@@ -10,7 +10,8 @@ use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
 
-use crate::levels::{Level, Strength};
+use crate::levels::strength::BadStrength;
+use crate::levels::{Level, Strength, UnknownLevel};
 use crate::rules::Rule;
 
 /// Coordinates as the manager wrote them, not yet checked against any board.
@@ -97,17 +98,90 @@ pub enum Info {
     /// A known key with a value that makes no sense; the setting is left unchanged.
     Ignored {
         key: String,
-        reason: String,
+        reason: BadValue,
     },
 }
 
-/// Why a line (or block) is not a well-formed command.
+/// Why an `INFO` value was ignored (logged, never answered).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ParseError(pub String);
+pub enum BadValue {
+    /// Not a whole number (the text, cut short).
+    NotANumber(String),
+    NegativeMemory(i64),
+    NoSuchRule(i64),
+    Level(UnknownLevel),
+    Strength(BadStrength),
+    /// `INFO weights` with no file named.
+    NoWeightsFile,
+}
+
+impl fmt::Display for BadValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BadValue::NotANumber(got) => write!(f, "expected a whole number, got '{got}'"),
+            BadValue::NegativeMemory(n) => write!(f, "memory cannot be negative ({n})"),
+            BadValue::NoSuchRule(n) => write!(f, "no rule has code {n}"),
+            BadValue::Level(e) => e.fmt(f),
+            BadValue::Strength(e) => e.fmt(f),
+            BadValue::NoWeightsFile => write!(f, "expected a weights file"),
+        }
+    }
+}
+
+/// Why a line (or block) is not a well-formed command. Its message is what `ERROR`
+/// answers; quoted input is cut to 40 characters.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseError {
+    /// A command that takes no arguments got some.
+    UnexpectedArguments { command: String, got: String },
+    /// Not the `count` comma-separated whole numbers `what` needs (`example` shows them).
+    Numbers {
+        what: String,
+        count: usize,
+        example: String,
+        got: String,
+    },
+    /// A number too large to hold.
+    OutOfRange { what: String, number: String },
+    /// A `BOARD` stone line whose field is not 1, 2 or 3.
+    Field { field: i64, line: String },
+    /// A bad line in the body of the block command `command`.
+    Body {
+        command: String,
+        line: Box<ParseError>,
+    },
+    /// The input ended inside the block command `command`, before its `DONE`.
+    NoDone { command: String },
+}
 
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            ParseError::UnexpectedArguments { command, got } => {
+                write!(f, "{command} takes no arguments, got '{got}'")
+            }
+            ParseError::Numbers {
+                what,
+                count,
+                example,
+                got,
+            } => {
+                let numbers = if *count == 1 {
+                    "a number"
+                } else {
+                    "numbers separated by commas"
+                };
+                write!(f, "{what} expects {numbers} (e.g. {example}), got '{got}'")
+            }
+            ParseError::OutOfRange { what, number } => {
+                write!(f, "{what}: number '{number}' is out of range")
+            }
+            ParseError::Field { field, line } => {
+                write!(f, "field {field} in '{line}' must be 1, 2 or 3")
+            }
+            ParseError::Body { command, line } => write!(f, "{command}: {line}"),
+            ParseError::NoDone { command } => write!(f, "{command}: input ended before DONE"),
+        }
     }
 }
 
@@ -182,11 +256,15 @@ impl Command {
             if args.is_empty() {
                 Ok(())
             } else {
-                Err(ParseError(format!(
-                    "{upper} takes no arguments, got '{}'",
-                    shown(args)
-                )))
+                Err(ParseError::UnexpectedArguments {
+                    command: upper.clone(),
+                    got: shown(args),
+                })
             }
+        };
+        let in_body = |line| ParseError::Body {
+            command: upper.clone(),
+            line: Box::new(line),
         };
         match upper.as_str() {
             "START" => {
@@ -212,7 +290,7 @@ impl Command {
                     .iter()
                     .map(|l| board_line(l))
                     .collect::<Result<Vec<_>, _>>()
-                    .map_err(|e| ParseError(format!("{upper}: {e}")))?;
+                    .map_err(in_body)?;
                 Ok(Command::Board {
                     stones,
                     answer: upper == "BOARD",
@@ -224,7 +302,7 @@ impl Command {
                     .iter()
                     .map(|l| swap2_line(l))
                     .collect::<Result<Vec<_>, _>>()
-                    .map_err(|e| ParseError(format!("SWAP2BOARD: {e}")))?;
+                    .map_err(in_body)?;
                 Ok(Command::Swap2Board(stones))
             }
             "ABOUT" => no_args().map(|()| Command::About),
@@ -243,14 +321,14 @@ impl Info {
     fn parse(args: &str) -> Info {
         let (key, value) = split_word(args);
         let key = key.to_ascii_lowercase();
-        let ignored = |reason: String| Info::Ignored {
+        let ignored = |reason: BadValue| Info::Ignored {
             key: key.clone(),
             reason,
         };
         let int = || {
             value
                 .parse::<i64>()
-                .map_err(|_| ignored(format!("expected a whole number, got '{}'", shown(value))))
+                .map_err(|_| ignored(BadValue::NotANumber(shown(value))))
         };
         let parsed =
             match key.as_str() {
@@ -260,28 +338,28 @@ impl Info {
                 "max_memory" => int().and_then(|n| {
                     u64::try_from(n)
                         .map(Info::MaxMemory)
-                        .map_err(|_| ignored(format!("memory cannot be negative ({n})")))
+                        .map_err(|_| ignored(BadValue::NegativeMemory(n)))
                 }),
                 "rule" => int().and_then(|n| {
                     Rule::from_code(n)
                         .map(Info::Rule)
-                        .ok_or_else(|| ignored(format!("no rule has code {n}")))
+                        .ok_or_else(|| ignored(BadValue::NoSuchRule(n)))
                 }),
                 "level" => value
                     .parse()
                     .map(Info::Level)
-                    .map_err(|e| ignored(format!("{e}"))),
+                    .map_err(|e| ignored(BadValue::Level(e))),
                 "strength" => value
                     .parse()
                     .map(Info::Strength)
-                    .map_err(|e| ignored(format!("{e}"))),
+                    .map_err(|e| ignored(BadValue::Strength(e))),
                 // Out-of-range bounds saturate: a depth beyond u32 is no bound in practice.
                 "max_depth" => int()
                     .map(|n| Info::MaxDepth((n > 0).then(|| u32::try_from(n).unwrap_or(u32::MAX)))),
                 "max_node" => int()
                     .map(|n| Info::MaxNode((n > 0).then(|| u64::try_from(n).unwrap_or(u64::MAX)))),
                 "weights" if !value.is_empty() => Ok(Info::Weights(PathBuf::from(value))),
-                "weights" => Err(ignored("expected a weights file".into())),
+                "weights" => Err(ignored(BadValue::NoWeightsFile)),
                 _ => Ok(Info::Accepted {
                     key: key.clone(),
                     value: value.to_string(),
@@ -293,16 +371,11 @@ impl Info {
 
 /// Exactly `N` comma-separated signed integers, spaces allowed around the commas.
 fn numbers<const N: usize>(args: &str, cmd: &str, example: &str) -> Result<[i64; N], ParseError> {
-    let bad = || {
-        let what = if N == 1 {
-            "a number"
-        } else {
-            "numbers separated by commas"
-        };
-        ParseError(format!(
-            "{cmd} expects {what} (e.g. {example}), got '{}'",
-            shown(args)
-        ))
+    let bad = || ParseError::Numbers {
+        what: cmd.to_string(),
+        count: N,
+        example: example.to_string(),
+        got: shown(args),
     };
     let parts: Vec<&str> = args.split(',').map(str::trim).collect();
     if parts.len() != N {
@@ -316,7 +389,10 @@ fn numbers<const N: usize>(args: &str, cmd: &str, example: &str) -> Result<[i64;
                     .bytes()
                     .all(|b| b.is_ascii_digit() || b == b'-' || b == b'+')
             {
-                ParseError(format!("{cmd}: number '{}' is out of range", shown(part)))
+                ParseError::OutOfRange {
+                    what: cmd.to_string(),
+                    number: shown(part),
+                }
             } else {
                 bad()
             }
@@ -338,10 +414,10 @@ fn board_line(line: &str) -> Result<(Coord, Field), ParseError> {
         2 => Field::Opponent,
         3 => Field::Blocked,
         _ => {
-            return Err(ParseError(format!(
-                "field {f} in '{}' must be 1, 2 or 3",
-                shown(line)
-            )));
+            return Err(ParseError::Field {
+                field: f,
+                line: shown(line),
+            });
         }
     };
     Ok((Coord { x, y }, field))
@@ -403,8 +479,13 @@ mod tests {
                 y: 1
             }))
         );
-        let e = parse("TURN 99999999999999999999,1").unwrap_err();
-        assert!(e.0.contains("out of range"), "{e}");
+        assert_eq!(
+            parse("TURN 99999999999999999999,1"),
+            Err(ParseError::OutOfRange {
+                what: "TURN".into(),
+                number: "99999999999999999999".into()
+            })
+        );
     }
 
     #[test]
@@ -429,6 +510,34 @@ mod tests {
         ] {
             assert!(parse(line).is_err(), "{line}");
         }
+    }
+
+    #[test]
+    fn errors_say_what_was_expected_and_quote_the_input() {
+        let message = |line: &str| parse(line).unwrap_err().to_string();
+        assert_eq!(
+            message("TURN 10"),
+            "TURN expects numbers separated by commas (e.g. TURN 7,7), got '10'"
+        );
+        assert_eq!(
+            message("START x"),
+            "START expects a number (e.g. START 15), got 'x'"
+        );
+        assert_eq!(message("BEGIN 3"), "BEGIN takes no arguments, got '3'");
+        let e = block("BOARD", &["1,1,1", "5,5,7"]).unwrap_err();
+        assert_eq!(
+            e,
+            ParseError::Body {
+                command: "BOARD".into(),
+                line: Box::new(ParseError::Field {
+                    field: 7,
+                    line: "5,5,7".into()
+                })
+            }
+        );
+        assert_eq!(e.to_string(), "BOARD: field 7 in '5,5,7' must be 1, 2 or 3");
+        let long = format!("TURN {}", "9,".repeat(50));
+        assert!(message(&long).ends_with("9,9,...'"), "{}", message(&long));
     }
 
     #[test]

@@ -12,8 +12,9 @@ pub mod session;
 
 use std::io;
 use std::sync::Arc;
-use std::sync::mpsc;
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::thread;
+use std::time::Duration;
 
 use crate::eval::Evaluator;
 use crate::levels::{Level, Strength};
@@ -38,16 +39,27 @@ pub struct Options {
     pub evaluator: Evaluator,
 }
 
-/// Speaks the protocol on stdin/stdout until END or end of input. END leaves the process
-/// at once, even mid-search, without another byte of output.
+/// How long the process may take, after reading END, to answer what came with it. Managers
+/// allow an engine about half a second to leave (GomocupJudge 0.5 s, Piskvork 0.7 s).
+const END_GRACE: Duration = Duration::from_millis(400);
+
+/// Speaks the protocol on stdin/stdout until END or end of input. Either way the commands
+/// still queued are answered at once (searches cut short) and the process leaves; after
+/// END it leaves within [`END_GRACE`] whatever is left, and a search END interrupted is
+/// not answered (see [`reader`]).
 pub fn run(options: Options) {
     let stop = Arc::new(StopControl::default());
     let (tx, rx) = mpsc::channel();
+    // Dropped when the session thread ends: its receiver then learns that it is done.
+    let (done_tx, done_rx) = mpsc::channel::<()>();
     let session_stop = Arc::clone(&stop);
     let session = thread::Builder::new()
         .name("session".into())
         .stack_size(SESSION_STACK)
-        .spawn(move || Session::new(options, session_stop, io::stdout()).serve(&rx));
+        .spawn(move || {
+            let _done = done_tx;
+            Session::new(options, session_stop, io::stdout()).serve(&rx);
+        });
     let session = match session {
         Ok(handle) => handle,
         Err(e) => {
@@ -55,17 +67,22 @@ pub fn run(options: Options) {
             return;
         }
     };
-    match reader::read(io::stdin().lock(), &tx, &stop) {
+    let ending = reader::read(io::stdin().lock(), &tx, &stop);
+    // Answer what is queued at once: a manager closing our input or sending END wants us
+    // gone.
+    stop.stop_through(u64::MAX);
+    drop(tx);
+    match ending {
         Ending::End => {
             log::info!("END");
+            if done_rx.recv_timeout(END_GRACE) == Err(RecvTimeoutError::Timeout) {
+                log::warn!("still answering {END_GRACE:?} after END; leaving");
+            }
             log::logger().flush();
             std::process::exit(0);
         }
         Ending::Eof => {
             log::info!("end of input");
-            // Answer what is queued at once: a manager closing our input wants us gone.
-            stop.stop_through(u64::MAX);
-            drop(tx);
             if session.join().is_err() {
                 log::error!("the session thread panicked");
             }

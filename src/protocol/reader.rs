@@ -5,8 +5,15 @@
 //! `INFO folder` path may be in any code page); blank lines are skipped. A block command
 //! is always read up to its `DONE`, whatever its fate, so that its body is never taken for
 //! commands. Every other command is numbered and queued for the session, never dropped.
+//!
+//! `END` answers what came with it: input arrives in bursts (what the writer had sent by
+//! the time it was read, see [`Bursts`]), and the commands of END's burst are all answered,
+//! searches cut short, before the process leaves, so `printf 'START 15\nBEGIN\nEND\n'`
+//! gets `OK` and a move. A command from an earlier burst that is being answered when END
+//! arrives is abandoned instead: that is END during a search, which managers send when
+//! they no longer want the answer.
 
-use std::io::{self, BufRead};
+use std::io::{self, BufRead, Read};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::Sender;
 use std::time::Instant;
@@ -36,6 +43,8 @@ pub struct Message {
 pub struct StopControl {
     flag: AtomicBool,
     through: AtomicU64,
+    /// Once END is read: the number of the first command of END's burst (0 before).
+    end_burst: AtomicU64,
 }
 
 impl StopControl {
@@ -43,6 +52,25 @@ impl StopControl {
     pub fn stop_through(&self, seq: u64) {
         self.through.fetch_max(seq, Ordering::SeqCst);
         self.flag.store(true, Ordering::SeqCst);
+    }
+
+    /// END was read, in the burst whose first command is numbered `first_seq`: every
+    /// command is interrupted.
+    pub fn end(&self, first_seq: u64) {
+        self.end_burst.store(first_seq.max(1), Ordering::SeqCst);
+        self.stop_through(u64::MAX);
+    }
+
+    /// Whether END has been read.
+    pub fn ended(&self) -> bool {
+        self.end_burst.load(Ordering::SeqCst) != 0
+    }
+
+    /// Whether the answer to command `seq`, which was started before END was read
+    /// (`ended()` was false then), is abandoned: END came in a later burst.
+    pub fn abandons(&self, seq: u64) -> bool {
+        let first = self.end_burst.load(Ordering::SeqCst);
+        first != 0 && seq < first
     }
 
     /// The flag for the search of command `seq`, raised already if an interrupt covers it.
@@ -66,25 +94,43 @@ pub enum Ending {
 }
 
 /// Reads commands from `input` and queues them on `tx` until END or end of input.
-pub fn read<R: BufRead>(mut input: R, tx: &Sender<Message>, stop: &StopControl) -> Ending {
+pub fn read<R: Read>(input: R, tx: &Sender<Message>, stop: &StopControl) -> Ending {
+    let mut input = Bursts::new(input);
     let mut seq = 0;
+    // The burst being read, and the number its first command gets.
+    let (mut burst, mut burst_first) = (0, 1);
     loop {
         let Some(line) = next_line(&mut input) else {
             return Ending::Eof;
         };
+        if input.burst != burst {
+            (burst, burst_first) = (input.burst, seq + 1);
+        }
         log::debug!("< {line}");
         let word = command::command_word(&line);
         let parsed = if command::has_body(&word) {
             match read_body(&mut input) {
                 Body::Done(body) => Command::parse_block(&line, &body),
-                Body::End => return Ending::End,
-                Body::Eof => Err(ParseError(format!("{word}: input ended before DONE"))),
+                Body::End => {
+                    // The block is dropped; END's burst may have begun inside it.
+                    let first = if input.burst == burst {
+                        burst_first
+                    } else {
+                        seq + 1
+                    };
+                    stop.end(first);
+                    return Ending::End;
+                }
+                Body::Eof => Err(ParseError::NoDone { command: word }),
             }
         } else {
             line.parse::<Command>()
         };
         match &parsed {
-            Ok(Command::End) => return Ending::End,
+            Ok(Command::End) => {
+                stop.end(burst_first);
+                return Ending::End;
+            }
             Ok(Command::Stop) => {
                 stop.stop_through(seq);
                 continue;
@@ -102,6 +148,64 @@ pub fn read<R: BufRead>(mut input: R, tx: &Sender<Message>, stop: &StopControl) 
             log::error!("the session thread is gone; leaving");
             return Ending::Eof;
         }
+    }
+}
+
+/// The input, buffered, counting bursts. A burst is what the writer had sent by the time
+/// it was read: a read that fills the whole buffer leaves the burst open (more was
+/// waiting), a shorter one ends it, so the next read starts a new burst. This needs no
+/// clock: a script written at once is one burst (up to the pipe's capacity), a command
+/// the manager sends later is another.
+struct Bursts<R> {
+    inner: R,
+    buf: Box<[u8]>,
+    pos: usize,
+    len: usize,
+    /// The burst the buffered bytes belong to, from 1.
+    burst: u64,
+    /// Whether the last read filled the buffer.
+    open: bool,
+}
+
+/// The input buffer: larger than a manager's longest burst (a 32x32 BOARD is ~10 KB).
+const INPUT_BUFFER: usize = 64 * 1024;
+
+impl<R: Read> Bursts<R> {
+    fn new(inner: R) -> Bursts<R> {
+        Bursts {
+            inner,
+            buf: vec![0; INPUT_BUFFER].into_boxed_slice(),
+            pos: 0,
+            len: 0,
+            burst: 0,
+            open: false,
+        }
+    }
+}
+
+impl<R: Read> Read for Bursts<R> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let n = self.fill_buf()?.read(out)?;
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl<R: Read> BufRead for Bursts<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.pos >= self.len {
+            let n = self.inner.read(&mut self.buf)?;
+            if !self.open {
+                self.burst += 1;
+            }
+            self.open = n == self.buf.len();
+            (self.pos, self.len) = (0, n);
+        }
+        Ok(&self.buf[self.pos..self.len])
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.pos = (self.pos + n).min(self.len);
     }
 }
 
@@ -272,6 +376,62 @@ mod tests {
         // Other INFO values interrupt nothing.
         let (_, _, calm) = run(b"START 15\nBEGIN\nINFO timeout_turn 10\n");
         assert!(!calm.arm(2).load(Ordering::SeqCst));
+    }
+
+    /// Input that arrives in the given reads, as from a pipe written several times.
+    struct Chunks(std::collections::VecDeque<Vec<u8>>);
+
+    impl Read for Chunks {
+        fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+            let Some(mut chunk) = self.0.pop_front() else {
+                return Ok(0);
+            };
+            let n = chunk.len().min(out.len());
+            out[..n].copy_from_slice(&chunk[..n]);
+            if n < chunk.len() {
+                self.0.push_front(chunk.split_off(n));
+            }
+            Ok(n)
+        }
+    }
+
+    fn run_chunks(chunks: &[&[u8]]) -> (Ending, Vec<Message>, StopControl) {
+        let (tx, rx) = mpsc::channel();
+        let stop = StopControl::default();
+        let input = Chunks(chunks.iter().map(|c| c.to_vec()).collect());
+        let ending = read(input, &tx, &stop);
+        drop(tx);
+        (ending, rx.iter().collect(), stop)
+    }
+
+    #[test]
+    fn end_keeps_the_answers_of_its_own_burst_and_abandons_earlier_ones() {
+        // One write: nothing is abandoned, everything is interrupted.
+        let (ending, msgs, stop) = run_chunks(&[b"START 15\nBEGIN\nEND\nABOUT\n"]);
+        assert_eq!((ending, msgs.len()), (Ending::End, 2));
+        assert!(stop.ended() && !stop.abandons(1) && !stop.abandons(2));
+        assert!(stop.arm(2).load(Ordering::SeqCst));
+        // END written later: what came before it is abandoned if under way, what came
+        // with it is not.
+        let (_, msgs, stop) = run_chunks(&[b"START 15\nBEGIN\n", b"ABOUT\nEND\n"]);
+        assert_eq!(msgs.len(), 3);
+        assert!(stop.abandons(2) && !stop.abandons(3));
+        // A line split across two reads belongs to the later one.
+        let (_, _, stop) = run_chunks(&[b"START 15\nBEG", b"IN\nEND\n"]);
+        assert!(stop.abandons(1) && !stop.abandons(2));
+        // END inside a block of a later burst: everything before is earlier.
+        let (_, msgs, stop) = run_chunks(&[b"START 15\nBEGIN\n", b"BOARD\n1,1,1\nEND\n"]);
+        assert_eq!(msgs.len(), 2);
+        assert!(stop.abandons(2));
+        // A read that fills the whole buffer leaves its burst open.
+        let mut big = b"ABOUT\n".repeat(INPUT_BUFFER / 6);
+        big.resize(INPUT_BUFFER, b'\n');
+        let (_, msgs, stop) = run_chunks(&[&big, b"BEGIN\nEND\n"]);
+        assert!(!stop.abandons(1) && !stop.abandons(msgs.len() as u64));
+        // No END, no abandon.
+        let (ending, _, stop) = run_chunks(&[b"START 15\n", b"BEGIN\n"]);
+        assert_eq!(ending, Ending::Eof);
+        assert!(!stop.ended() && !stop.abandons(1));
     }
 
     #[test]

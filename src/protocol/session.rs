@@ -5,16 +5,17 @@
 //! the board, an occupied cell, no game started) is answered `ERROR <why>` and changes
 //! nothing: every check runs before the first change.
 
+use std::fmt;
 use std::io::Write;
 use std::sync::Arc;
 use std::sync::mpsc::Receiver;
 use std::time::Instant;
 
 use super::Options;
-use super::command::{Command, Coord, Field, Info};
+use super::command::{Command, Coord, Field, Info, ParseError};
 use super::reader::{Message, StopControl};
 use super::reply::{Replies, Reply};
-use crate::board::{Board, Color, Pos};
+use crate::board::{Board, BoardError, Color, Pos};
 use crate::eval::Evaluator;
 use crate::levels::{Context, Level, Strength};
 use crate::rng::Rng;
@@ -22,7 +23,57 @@ use crate::rules::{Rule, renju};
 use crate::search::{self, Searcher};
 use crate::timeman::{self, TimeControl};
 
-const NO_GAME: &str = "no game started: send START first";
+/// Why a request was refused: what `ERROR` answers. The session is unchanged after any.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SessionError {
+    /// The line was no well-formed command.
+    Parse(ParseError),
+    /// A game command before any `START`.
+    NoGame,
+    /// A size, square or stone the board refuses.
+    Board(BoardError),
+    /// `BEGIN` on a board with stones.
+    BeginOnStones,
+    /// `TURN` on the last empty square: nothing left for our reply.
+    TurnFillsBoard(Pos),
+    /// A `BOARD` that asks for a move and leaves no empty square.
+    BoardLeavesNoSquare,
+    /// A move asked for on a full board.
+    BoardFull,
+    /// `SWAP2BOARD` with a stone count of no swap2 step.
+    Swap2Stones(usize),
+}
+
+impl fmt::Display for SessionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SessionError::Parse(e) => e.fmt(f),
+            SessionError::NoGame => f.write_str("no game started: send START first"),
+            SessionError::Board(e) => e.fmt(f),
+            SessionError::BeginOnStones => {
+                f.write_str("BEGIN needs an empty board; send BOARD for a position")
+            }
+            SessionError::TurnFillsBoard(p) => {
+                write!(f, "TURN {p} fills the board: no square is left for a reply")
+            }
+            SessionError::BoardLeavesNoSquare => {
+                f.write_str("BOARD leaves no empty square to play")
+            }
+            SessionError::BoardFull => f.write_str("the board is full: there is no move to make"),
+            SessionError::Swap2Stones(n) => {
+                write!(f, "SWAP2BOARD needs 0, 3 or 5 stones, got {n}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for SessionError {}
+
+impl From<BoardError> for SessionError {
+    fn from(e: BoardError) -> SessionError {
+        SessionError::Board(e)
+    }
+}
 
 /// Settings that outlive games.
 #[derive(Clone, Debug)]
@@ -95,14 +146,20 @@ impl<W: Write> Session<W> {
 
     /// Applies one message and writes its reply, if it has one.
     pub fn handle(&mut self, message: Message) {
-        let reply = match message.command {
-            Err(e) => Some(Reply::Error(e.0)),
-            Ok(command) => self
-                .apply(command, message.seq, message.received)
-                .unwrap_or_else(|e| Some(Reply::Error(e))),
-        };
-        if let Some(reply) = reply {
-            self.out.send(&reply);
+        let ended_before = self.stop.ended();
+        let seq = message.seq;
+        let reply = message
+            .command
+            .map_err(SessionError::Parse)
+            .and_then(|command| self.apply(command, message.seq, message.received))
+            .unwrap_or_else(|e| Some(Reply::Error(e)));
+        match reply {
+            // END arrived, in a later burst, while this was answered: nobody waits for it.
+            Some(reply) if !ended_before && self.stop.abandons(seq) => {
+                log::info!("abandoned after END: {reply:?}");
+            }
+            Some(reply) => self.out.send(&reply),
+            None => {}
         }
     }
 
@@ -111,17 +168,16 @@ impl<W: Write> Session<W> {
         command: Command,
         seq: u64,
         received: Instant,
-    ) -> Result<Option<Reply>, String> {
+    ) -> Result<Option<Reply>, SessionError> {
         match command {
             Command::Start { width, height } => {
-                let board = Board::new(width, height).map_err(|e| e.to_string())?;
+                let board = Board::new(width, height)?;
                 self.new_game(board, received);
                 Ok(Some(Reply::Ok))
             }
             Command::Restart => {
                 let old = &self.game()?.board;
-                let board = Board::new(old.width().into(), old.height().into())
-                    .map_err(|e| e.to_string())?;
+                let board = Board::new(old.width().into(), old.height().into())?;
                 self.new_game(board, received);
                 Ok(Some(Reply::Ok))
             }
@@ -132,7 +188,7 @@ impl<W: Write> Session<W> {
             Command::Begin => {
                 let game = self.game_mut()?;
                 if !game.board.has_no_stones() {
-                    return Err("BEGIN needs an empty board; send BOARD for a position".into());
+                    return Err(SessionError::BeginOnStones);
                 }
                 game.me = Some(Color::Black);
                 self.think(seq, received).map(Some)
@@ -141,14 +197,12 @@ impl<W: Write> Session<W> {
                 let game = self.game_mut()?;
                 let p = empty_cell(&game.board, c)?;
                 if game.board.empty_cells().nth(1).is_none() {
-                    return Err(format!(
-                        "TURN {p} fills the board: no square is left for a reply"
-                    ));
+                    return Err(SessionError::TurnFillsBoard(p));
                 }
                 let opponent = game
                     .me
                     .map_or_else(|| game.board.to_move(), Color::opponent);
-                game.board.place(p, opponent).map_err(|e| e.to_string())?;
+                game.board.place(p, opponent)?;
                 game.me = Some(opponent.opponent());
                 self.think(seq, received).map(Some)
             }
@@ -156,7 +210,7 @@ impl<W: Write> Session<W> {
                 let game = self.game_mut()?;
                 let (board, me) = position(&game.board, &stones)?;
                 if answer && board.empty_cells().next().is_none() {
-                    return Err("BOARD leaves no empty square to play".into());
+                    return Err(SessionError::BoardLeavesNoSquare);
                 }
                 game.board = board;
                 game.me = Some(me);
@@ -169,22 +223,20 @@ impl<W: Write> Session<W> {
             Command::Swap2Board(stones) => self.swap2(&stones, seq, received).map(Some),
             Command::Takeback(c) => {
                 let game = self.game_mut()?;
-                let p = game
-                    .board
-                    .checked_pos(c.x, c.y)
-                    .map_err(|e| e.to_string())?;
-                game.board.remove(p).map_err(|e| e.to_string())?;
+                let p = game.board.checked_pos(c.x, c.y)?;
+                game.board.remove(p)?;
                 Ok(Some(Reply::Ok))
             }
             Command::Play(c) => {
                 let game = self.game_mut()?;
                 let p = empty_cell(&game.board, c)?;
                 let me = game.me.unwrap_or_else(|| game.board.to_move());
-                game.board.place(p, me).map_err(|e| e.to_string())?;
+                game.board.place(p, me)?;
                 game.me = Some(me);
                 Ok(Some(Reply::Move {
                     pos: p,
-                    message: None,
+                    notice: None,
+                    report: None,
                 }))
             }
             Command::About => Ok(Some(Reply::About)),
@@ -206,12 +258,12 @@ impl<W: Write> Session<W> {
         }
     }
 
-    fn game(&self) -> Result<&Game, String> {
-        self.game.as_ref().ok_or_else(|| NO_GAME.to_string())
+    fn game(&self) -> Result<&Game, SessionError> {
+        self.game.as_ref().ok_or(SessionError::NoGame)
     }
 
-    fn game_mut(&mut self) -> Result<&mut Game, String> {
-        self.game.as_mut().ok_or_else(|| NO_GAME.to_string())
+    fn game_mut(&mut self) -> Result<&mut Game, SessionError> {
+        self.game.as_mut().ok_or(SessionError::NoGame)
     }
 
     fn new_game(&mut self, board: Board, received: Instant) {
@@ -278,7 +330,7 @@ impl<W: Write> Session<W> {
 
     /// Lets the level choose our move, plays it and returns the reply. Needs a game whose
     /// colour to move is set and an empty square (every caller checks this first).
-    fn think(&mut self, seq: u64, received: Instant) -> Result<Reply, String> {
+    fn think(&mut self, seq: u64, received: Instant) -> Result<Reply, SessionError> {
         let Session {
             settings,
             game,
@@ -287,10 +339,10 @@ impl<W: Write> Session<W> {
             notice,
             ..
         } = self;
-        let game = game.as_mut().ok_or_else(|| NO_GAME.to_string())?;
+        let game = game.as_mut().ok_or(SessionError::NoGame)?;
         let me = game.me.unwrap_or_else(|| game.board.to_move());
         if game.board.empty_cells().next().is_none() {
-            return Err("the board is full: there is no move to make".into());
+            return Err(SessionError::BoardFull);
         }
         let origin = timeman::clock_start(received, game.start.take());
         let limits = settings
@@ -315,9 +367,12 @@ impl<W: Write> Session<W> {
                 settings.level,
                 choice.pos
             );
-            game.board.empty_cells().next().ok_or("the board is full")?
+            game.board
+                .empty_cells()
+                .next()
+                .ok_or(SessionError::BoardFull)?
         };
-        game.board.place(pos, me).map_err(|e| e.to_string())?;
+        game.board.place(pos, me)?;
         game.me = Some(me);
         settings.time.record(origin.elapsed());
         log::info!(
@@ -325,31 +380,32 @@ impl<W: Write> Session<W> {
             settings.level,
             origin.elapsed()
         );
-        let message = match (notice.take(), choice.message) {
-            (Some(n), Some(m)) => Some(format!("{n}; {m}")),
-            (n, m) => n.or(m),
-        };
-        Ok(Reply::Move { pos, message })
+        Ok(Reply::Move {
+            pos,
+            notice: notice.take(),
+            report: choice.report,
+        })
     }
 
     /// `SWAP2BOARD`: with no stones, place the opening three; with three or five, stay with
     /// white and play its next stone (a swap2 answer every manager accepts).
-    fn swap2(&mut self, coords: &[Coord], seq: u64, received: Instant) -> Result<Reply, String> {
+    fn swap2(
+        &mut self,
+        coords: &[Coord],
+        seq: u64,
+        received: Instant,
+    ) -> Result<Reply, SessionError> {
         let game = self.game_mut()?;
         if !matches!(coords.len(), 0 | 3 | 5) {
-            return Err(format!(
-                "SWAP2BOARD needs 0, 3 or 5 stones, got {}",
-                coords.len()
-            ));
+            return Err(SessionError::Swap2Stones(coords.len()));
         }
-        let mut board = Board::new(game.board.width().into(), game.board.height().into())
-            .map_err(|e| e.to_string())?;
+        let mut board = Board::new(game.board.width().into(), game.board.height().into())?;
         for (c, color) in coords
             .iter()
             .zip([Color::Black, Color::White].into_iter().cycle())
         {
             let p = empty_cell(&board, *c)?;
-            board.place(p, color).map_err(|e| e.to_string())?;
+            board.place(p, color)?;
         }
         if coords.is_empty() {
             let opening = swap2_opening(&board);
@@ -357,7 +413,7 @@ impl<W: Write> Session<W> {
                 .iter()
                 .zip([Color::Black, Color::White, Color::Black])
             {
-                board.place(p, color).map_err(|e| e.to_string())?;
+                board.place(p, color)?;
             }
             game.board = board;
             game.me = None;
@@ -378,21 +434,20 @@ fn swap2_opening(board: &Board) -> [Pos; 3] {
 }
 
 /// The cell at `c` if it is on the board and empty.
-fn empty_cell(board: &Board, c: Coord) -> Result<Pos, String> {
-    let p = board.checked_pos(c.x, c.y).map_err(|e| e.to_string())?;
+fn empty_cell(board: &Board, c: Coord) -> Result<Pos, BoardError> {
+    let p = board.checked_pos(c.x, c.y)?;
     if board.is_empty_at(p) {
         Ok(p)
     } else {
-        Err(format!("square {p} is already occupied"))
+        Err(BoardError::Occupied(p))
     }
 }
 
 /// The board a `BOARD` block describes (on an empty board the size of `like`, stones in
 /// the order listed), and the colour we play. With as many own stones as the opponent's we
 /// are black; with one fewer, white; otherwise the first listed stone is taken as black.
-fn position(like: &Board, stones: &[(Coord, Field)]) -> Result<(Board, Color), String> {
-    let mut board =
-        Board::new(like.width().into(), like.height().into()).map_err(|e| e.to_string())?;
+fn position(like: &Board, stones: &[(Coord, Field)]) -> Result<(Board, Color), BoardError> {
+    let mut board = Board::new(like.width().into(), like.height().into())?;
     let count = |field| stones.iter().filter(|(_, f)| *f == field).count();
     let (own, opp) = (count(Field::Own), count(Field::Opponent));
     let me = if own == opp {
@@ -412,7 +467,7 @@ fn position(like: &Board, stones: &[(Coord, Field)]) -> Result<(Board, Color), S
             Field::Opponent => board.place(p, me.opponent()),
             Field::Blocked => board.block(p),
         };
-        placed.map_err(|e| e.to_string())?;
+        placed?;
     }
     Ok((board, me))
 }
@@ -502,6 +557,37 @@ mod tests {
         assert_eq!(lines.len(), 5);
         // The opponent's stone and our reply are the only stones.
         assert_eq!(board(&s).history().len(), 2);
+    }
+
+    #[test]
+    fn refusals_are_typed_and_change_nothing() {
+        let mut s = session();
+        let now = Instant::now();
+        let c = |x, y| Coord { x, y };
+        assert_eq!(s.apply(Command::Begin, 1, now), Err(SessionError::NoGame));
+        let start = Command::Start {
+            width: 15,
+            height: 15,
+        };
+        assert_eq!(s.apply(start, 2, now), Ok(Some(Reply::Ok)));
+        assert_eq!(
+            s.apply(Command::Turn(c(15, 0)), 3, now),
+            Err(SessionError::Board(BoardError::OutOfRange { x: 15, y: 0 }))
+        );
+        assert_eq!(
+            s.apply(Command::Swap2Board(vec![c(1, 1)]), 4, now),
+            Err(SessionError::Swap2Stones(1))
+        );
+        assert!(s.apply(Command::Play(c(3, 3)), 5, now).is_ok());
+        assert_eq!(
+            s.apply(Command::Play(c(3, 3)), 6, now),
+            Err(SessionError::Board(BoardError::Occupied(Pos::new(3, 3))))
+        );
+        assert_eq!(
+            s.apply(Command::Begin, 7, now),
+            Err(SessionError::BeginOnStones)
+        );
+        assert_eq!(board(&s).history(), &[(Pos::new(3, 3), Color::Black)]);
     }
 
     #[test]

@@ -2,23 +2,62 @@
 //!
 //! The win conditions are the Gomocup referee's (GomocupJudge `ai_match.py`), with `c` the
 //! run through the new stone and `blocked` the opponent stones just past its two ends (the
-//! board's edge never blocks):
+//! board's edge and blocked cells never block):
 //!
-//! | rule | wins when |
-//! |---|---|
-//! | freestyle | `c >= 5` |
-//! | standard | `c == 5` |
-//! | renju | black `c == 5`, white `c >= 5`; black's forbidden points lose first |
-//! | caro (8) | `c > 5`, or `c == 5` and `blocked < 2` |
-//! | caro exact (9) | `c == 5` and `blocked < 2` |
+//! | rule | wins when | [`FiveRule`] |
+//! |---|---|---|
+//! | freestyle | `c >= 5` | `OrMore` |
+//! | standard | `c == 5` | `Exact` |
+//! | renju | black `c == 5`, white `c >= 5`; black's forbidden points lose first | `Exact`, `OrMore` |
+//! | caro (8) | `c > 5`, or `c == 5` and `blocked < 2` | `Caro` |
+//! | caro exact (9) | `c == 5` and `blocked < 2` | `CaroExact` |
+//!
+//! [`FiveRule::wins`] is the only place these are written: [`Rule::is_win`], the pattern
+//! tables and the renju checker all ask it, through [`line::Line`].
 
+pub mod line;
 pub mod renju;
 
 use std::fmt;
 use std::str::FromStr;
 
 use crate::board::{Board, Color, Dir, Pos};
+use line::line_through;
 pub use renju::Foul;
+
+/// Which runs of one colour's stones win: the table above, one row per variant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FiveRule {
+    /// Five or more in a row (freestyle; white in renju).
+    OrMore,
+    /// Exactly five: six or more is no five (standard; black in renju).
+    Exact,
+    /// Caro: six or more, or exactly five not held by the opponent at both ends.
+    Caro,
+    /// Caro with exactly five: exactly five, not held by the opponent at both ends.
+    CaroExact,
+}
+
+impl FiveRule {
+    /// Whether a run of `len` stones, `blocked` of whose two ends hold an opponent stone,
+    /// wins.
+    #[must_use]
+    pub fn wins(self, len: usize, blocked: usize) -> bool {
+        match self {
+            FiveRule::OrMore => len >= 5,
+            FiveRule::Exact => len == 5,
+            FiveRule::Caro => len > 5 || (len == 5 && blocked < 2),
+            FiveRule::CaroExact => len == 5 && blocked < 2,
+        }
+    }
+
+    /// Whether such a run is an overline: longer than five, and no win (renju's overline
+    /// foul for black, the pattern tables' `Overline`).
+    #[must_use]
+    pub fn overline(self, len: usize, blocked: usize) -> bool {
+        len > 5 && !self.wins(len, blocked)
+    }
+}
 
 /// A rule of play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -81,6 +120,17 @@ impl Rule {
         }
     }
 
+    /// Which runs of `color`'s stones win under this rule.
+    #[must_use]
+    pub const fn five_rule(self, color: Color) -> FiveRule {
+        match (self, color) {
+            (Rule::Freestyle, _) | (Rule::Renju, Color::White) => FiveRule::OrMore,
+            (Rule::Standard, _) | (Rule::Renju, Color::Black) => FiveRule::Exact,
+            (Rule::Caro, _) => FiveRule::Caro,
+            (Rule::CaroExact, _) => FiveRule::CaroExact,
+        }
+    }
+
     /// Whether a stone of `color` on `p` makes a winning line. The board's content at `p` is
     /// ignored (treated as `color`), so this answers for a stone already placed and for one
     /// merely considered. Renju fouls are not judged here: see [`Rule::judge`].
@@ -93,16 +143,10 @@ impl Rule {
     /// a winning line, as [`Rule::is_win`] judges it: where a picture finds the five.
     #[must_use]
     pub fn winning_dir(self, board: &Board, p: Pos, color: Color) -> Option<Dir> {
-        Dir::ALL.into_iter().find(|&dir| {
-            let run = board.run_through(p, color, dir);
-            let blocked = run.ends_held_by(color.opponent());
-            match (self, color) {
-                (Rule::Freestyle, _) | (Rule::Renju, Color::White) => run.len >= 5,
-                (Rule::Standard, _) | (Rule::Renju, Color::Black) => run.len == 5,
-                (Rule::Caro, _) => run.len > 5 || (run.len == 5 && blocked < 2),
-                (Rule::CaroExact, _) => run.len == 5 && blocked < 2,
-            }
-        })
+        let five = self.five_rule(color);
+        Dir::ALL
+            .into_iter()
+            .find(|&dir| line_through(board, p, color, dir).five(five))
     }
 
     /// The foul a stone of `color` on the empty cell `p` would commit, if any. Only black
@@ -307,12 +351,12 @@ mod tests {
     }
 
     /// Cells where `c` would make a straight four (the points an open three threatens).
-    fn straight_four_points(b: &Board, c: Color, five: renju::FiveRule) -> Vec<Pos> {
+    fn straight_four_points(b: &Board, c: Color, five: FiveRule) -> Vec<Pos> {
         b.empty_cells()
             .filter(|&p| {
                 Dir::ALL
                     .iter()
-                    .any(|&d| renju::line_through(b, p, c, d).straight_four(five))
+                    .any(|&d| line_through(b, p, c, d).straight_four(five))
             })
             .collect()
     }
@@ -370,7 +414,7 @@ mod tests {
             [Pos::new(7, 12)]
         );
         assert_eq!(
-            straight_four_points(&b, Color::Black, renju::FiveRule::Exact),
+            straight_four_points(&b, Color::Black, FiveRule::Exact),
             [Pos::new(5, 7), Pos::new(9, 7)]
         );
     }
@@ -429,7 +473,7 @@ mod tests {
             [Pos::new(10, 7)]
         );
         assert_eq!(
-            straight_four_points(&b, Color::White, renju::FiveRule::OrMore),
+            straight_four_points(&b, Color::White, FiveRule::OrMore),
             [Pos::new(5, 5), Pos::new(5, 9)]
         );
     }

@@ -14,7 +14,6 @@ pub mod tt;
 pub mod vcf;
 pub mod vct;
 
-use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -60,7 +59,7 @@ pub fn table_bytes(max_memory: u64) -> usize {
     usize::try_from(bytes).unwrap_or(usize::MAX)
 }
 
-/// The answer of one search.
+/// The answer of one search (`protocol::reply` writes it as a `MESSAGE` line).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchResult {
     /// The move to play.
@@ -107,29 +106,6 @@ impl SearchResult {
     pub fn speed(&self) -> u64 {
         let micros = self.elapsed.as_micros().max(1);
         u64::try_from(u128::from(self.nodes) * 1_000_000 / micros).unwrap_or(u64::MAX)
-    }
-}
-
-impl fmt::Display for SearchResult {
-    /// One line for a `MESSAGE`: depth, evaluation, nodes, speed, time, line.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "depth {} eval ", self.depth)?;
-        match self.mate_in() {
-            Some(n) if n > 0 => write!(f, "+M{n}")?,
-            Some(n) => write!(f, "-M{}", -n)?,
-            None => write!(f, "{}", self.score)?,
-        }
-        write!(
-            f,
-            " nodes {} speed {}k/s time {}ms pv",
-            self.nodes,
-            self.speed() / 1000,
-            self.elapsed.as_millis()
-        )?;
-        for p in &self.pv {
-            write!(f, " {p}")?;
-        }
-        Ok(())
     }
 }
 
@@ -603,14 +579,14 @@ mod tests {
             &[(3, 4), (4, 4), (5, 4), (9, 9)],
         );
         let r = s.think(&b, Rule::Standard, Color::Black, &depth(4), &stop);
-        assert!([Pos::new(2, 3), Pos::new(7, 3)].contains(&r.best), "{r}");
+        assert!([Pos::new(2, 3), Pos::new(7, 3)].contains(&r.best), "{r:?}");
         assert_eq!(r.mate_in(), Some(1));
         let b = board_with(
             &[(3, 3), (4, 3), (5, 3), (6, 3), (12, 12)],
             &[(2, 3), (9, 9), (9, 10), (0, 14)],
         );
         let r = s.think(&b, Rule::Standard, Color::White, &depth(4), &stop);
-        assert_eq!(r.best, Pos::new(7, 3), "{r}");
+        assert_eq!(r.best, Pos::new(7, 3), "{r:?}");
     }
 
     #[test]
@@ -652,8 +628,8 @@ mod tests {
                 }
             }
             let r = Searcher::new(1 << 20).think(&b, rule, Color::White, &depth(3), &stop);
-            assert!(b.is_empty_at(r.best), "{rule} {side}: {r}");
-            assert!(r.depth >= 1, "{rule} {side}: {r}");
+            assert!(b.is_empty_at(r.best), "{rule} {side}: {r:?}");
+            assert!(r.depth >= 1, "{rule} {side}: {r:?}");
         }
     }
 
@@ -668,11 +644,11 @@ mod tests {
         let stop = AtomicBool::new(false);
         for d in [1, 3] {
             let r = Searcher::new(1 << 20).think(&b, Rule::Renju, Color::Black, &depth(d), &stop);
-            assert!(Rule::Renju.is_legal(&b, r.best, Color::Black), "{r}");
+            assert!(Rule::Renju.is_legal(&b, r.best, Color::Black), "{r:?}");
         }
         let stopped = AtomicBool::new(true);
         let r = Searcher::new(1 << 20).think(&b, Rule::Renju, Color::Black, &depth(3), &stopped);
-        assert!(Rule::Renju.is_legal(&b, r.best, Color::Black), "{r}");
+        assert!(Rule::Renju.is_legal(&b, r.best, Color::Black), "{r:?}");
     }
 
     #[test]
@@ -685,7 +661,7 @@ mod tests {
         };
         let a = Searcher::new(1 << 20).think(&b, Rule::Freestyle, Color::Black, &limits, &stop);
         let c = Searcher::new(1 << 20).think(&b, Rule::Freestyle, Color::Black, &limits, &stop);
-        assert!(a.nodes <= 5_000 + 1_000, "{a}");
+        assert!(a.nodes <= 5_000 + 1_000, "{a:?}");
         assert_eq!((a.best, a.nodes, &a.pv), (c.best, c.nodes, &c.pv));
         assert!(b.is_empty_at(a.best));
     }
@@ -704,11 +680,11 @@ mod tests {
         // (8, 7), +M7 at 2M nodes with either evaluation).
         assert!(
             r.best == Pos::new(8, 7) || r.mate_in().is_some_and(|n| n < 0),
-            "{r}"
+            "{r:?}"
         );
         let r = Searcher::new(1 << 20).think(&b, Rule::Freestyle, Color::Black, &depth(3), &stop);
-        assert_eq!(r.best, Pos::new(8, 7), "{r}");
-        assert_eq!(r.mate_in(), Some(3), "{r}");
+        assert_eq!(r.best, Pos::new(8, 7), "{r:?}");
+        assert_eq!(r.mate_in(), Some(3), "{r:?}");
     }
 
     #[test]
@@ -723,7 +699,7 @@ mod tests {
             &stop,
             4,
         );
-        assert_eq!(r.lines.len(), 4, "{r}");
+        assert_eq!(r.lines.len(), 4, "{r:?}");
         assert_eq!((r.lines[0].mv, r.lines[0].score), (r.best, r.score));
         assert!(
             r.lines.windows(2).all(|w| w[0].score >= w[1].score),
@@ -746,10 +722,10 @@ mod tests {
             &[(2, 3), (9, 9), (9, 10), (0, 14)],
         );
         let r = s.think(&b, Rule::Standard, Color::White, &depth(5), &stop);
-        assert_eq!(r.best, Pos::new(7, 3), "{r}");
+        assert_eq!(r.best, Pos::new(7, 3), "{r:?}");
         let b = board_with(&[(7, 7), (8, 7)], &[(8, 8), (6, 6)]);
         let r = s.think(&b, Rule::Renju, Color::Black, &depth(5), &stop);
-        assert!(Rule::Renju.is_legal(&b, r.best, Color::Black), "{r}");
+        assert!(Rule::Renju.is_legal(&b, r.best, Color::Black), "{r:?}");
     }
 
     #[test]

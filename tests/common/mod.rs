@@ -30,7 +30,7 @@ pub struct Engine {
 
 impl Engine {
     pub fn spawn(args: &[&str]) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-hoshi"))
+        let mut child = engine_command()
             .args(args)
             .env_remove("HOSHI_LOG_FILE")
             .stdin(Stdio::piped())
@@ -129,6 +129,22 @@ impl Engine {
             }
             thread::sleep(Duration::from_millis(5));
         }
+    }
+}
+
+/// The engine under test: the command in `HOSHI_ENGINE`, split at spaces (e.g.
+/// `/usr/lib/wine/wine64 /abs/bin/pbrain-hoshi.exe`, to test the Windows build under Wine),
+/// or else the `pbrain-hoshi` this crate built.
+fn engine_command() -> Command {
+    let custom = std::env::var("HOSHI_ENGINE").unwrap_or_default();
+    let mut words = custom.split_whitespace();
+    match words.next() {
+        Some(program) => {
+            let mut command = Command::new(program);
+            command.args(words);
+            command
+        }
+        None => Command::new(env!("CARGO_BIN_EXE_pbrain-hoshi")),
     }
 }
 

@@ -16,17 +16,16 @@
 //! White has no forbidden points. A blocked cell (the protocol's field 3) is neither black
 //! nor empty, so it stops black's lines as a white stone or the board's edge does.
 //!
-//! [`Grid`] is the working copy the checks run on: the board framed by five cells of wall
-//! on every side, so reading the eleven cells of a line around any point (see [`Line`])
+//! [`Grid`] is the working copy the checks run on: the board framed in walls
+//! ([`Padded`]), so reading the eleven cells of a line around any point (see [`Line`])
 //! needs no edge test. A search can keep one and update it with [`Grid::set`]; checks that
 //! cannot be fouls (most points, far from black stones) are answered before any
 //! recursion, and [`foul`] answers them from the board without copying it.
 
-mod line;
-
-pub use line::{FiveRule, Line};
-
-use crate::board::{Board, Cell, Color, Dir, MAX_SIDE, Pos};
+use super::line::{self, Line, line_through};
+use super::{FiveRule, Rule};
+use crate::board::padded::{self, EMPTY, Padded, stone};
+use crate::board::{Board, Cell, Color, Dir, Pos};
 
 /// The kind of foul a forbidden point commits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -59,37 +58,8 @@ pub fn forbidden_points(board: &Board) -> Vec<(Pos, Foul)> {
     Grid::new(board).forbidden_points()
 }
 
-/// Which runs are a five for `color` in renju: exactly five for black, five or more for
-/// white.
-#[must_use]
-pub fn five_rule(color: Color) -> FiveRule {
-    match color {
-        Color::Black => FiveRule::Exact,
-        Color::White => FiveRule::OrMore,
-    }
-}
-
-/// The line of `color` through `p` along `dir`, with `p` counted as a stone of `color`
-/// whatever it holds: what a stone there makes on that line.
-#[must_use]
-pub fn line_through(board: &Board, p: Pos, color: Color, dir: Dir) -> Line {
-    read_line(
-        |k| board.step(p, dir, k).map_or(WALL, |q| code(board.get(q))),
-        code(Cell::Stone(color)),
-    )
-}
-
-/// The line of colour code `own` from `cell(k)`, the code of the cell `k` steps from the
-/// centre (`k` in -5..=5).
-fn read_line(cell: impl Fn(i32) -> u8, own: u8) -> Line {
-    let (mut mine, mut empty) = (0u16, 0u16);
-    for k in 0..line::SPAN {
-        let c = cell(k as i32 - line::CENTER as i32);
-        mine |= u16::from(c == own) << k;
-        empty |= u16::from(c == EMPTY) << k;
-    }
-    Line::new(mine, empty)
-}
+/// Which of black's runs are fives.
+const FIVE: FiveRule = Rule::Renju.five_rule(Color::Black);
 
 /// A necessary condition for a foul, cheap to test: an overline, or a double four on one
 /// line, needs four more black stones on that line's window; otherwise any foul needs two
@@ -106,100 +76,62 @@ fn may_be_forbidden<'a>(lines: impl IntoIterator<Item = &'a Line>) -> bool {
     busy >= 2
 }
 
-/// Frame of wall around the board: the eleven-cell window of any board cell stays inside.
-const PAD: usize = 5;
-const STRIDE: usize = MAX_SIDE as usize + 2 * PAD;
-
-const EMPTY: u8 = 0;
-const BLACK: u8 = 1;
-const WHITE: u8 = 2;
-const WALL: u8 = 3;
-
-fn code(cell: Cell) -> u8 {
-    match cell {
-        Cell::Empty => EMPTY,
-        Cell::Stone(Color::Black) => BLACK,
-        Cell::Stone(Color::White) => WHITE,
-        Cell::Blocked => WALL,
-    }
-}
-
-/// Index distance of one step along `dir` in the framed grid.
-fn step(dir: Dir) -> isize {
-    // Directions have components in -1..=1, so these conversions are exact.
-    dir.dy as isize * STRIDE as isize + dir.dx as isize
-}
-
 /// A board framed in walls, for fast line reading; see the module doc.
 #[derive(Clone, Debug)]
 pub struct Grid {
-    cells: [u8; STRIDE * STRIDE],
-    width: u8,
-    height: u8,
+    cells: Padded,
 }
 
 impl Grid {
     /// A copy of `board`.
     #[must_use]
     pub fn new(board: &Board) -> Grid {
-        let mut grid = Grid {
-            cells: [WALL; STRIDE * STRIDE],
-            width: board.width(),
-            height: board.height(),
-        };
-        for p in board.cells() {
-            grid.set(p, board.get(p));
+        Grid {
+            cells: Padded::new(board),
         }
-        grid
-    }
-
-    fn index(&self, p: Pos) -> usize {
-        (usize::from(p.y) + PAD) * STRIDE + usize::from(p.x) + PAD
-    }
-
-    fn on_board(&self, p: Pos) -> bool {
-        p.x < self.width && p.y < self.height
     }
 
     /// Puts `cell` on `p` (off-board positions are ignored).
     pub fn set(&mut self, p: Pos, cell: Cell) {
-        if self.on_board(p) {
-            let i = self.index(p);
-            self.cells[i] = code(cell);
+        if self.cells.on_board(p) {
+            let i = self.cells.index(p);
+            self.cells.set(i, padded::code(cell));
         }
     }
 
+    /// The code at index `i`: a board cell, or the frame around one within five steps
+    /// (every index read here is a board cell or a line neighbour of one).
     fn at(&self, i: usize) -> u8 {
-        self.cells.get(i).copied().unwrap_or(WALL)
+        self.cells.get(i)
     }
 
     /// Black's four lines through index `i`, each with its step.
     fn black_lines(&self, i: usize) -> [(Line, isize); 4] {
         Dir::ALL.map(|dir| {
-            let step = step(dir);
-            let line = read_line(|k| self.at(i.wrapping_add_signed(k as isize * step)), BLACK);
-            (line, step)
+            let step = self.cells.step(dir);
+            let at = |k: i32| self.at(i.wrapping_add_signed(k as isize * step));
+            (Line::read(at, Color::Black), step)
         })
     }
 
     /// The foul black would commit on the empty cell `p`, if any.
     pub fn foul(&mut self, p: Pos) -> Option<Foul> {
-        if !self.on_board(p) {
+        if !self.cells.on_board(p) {
             return None;
         }
-        let i = self.index(p);
+        let i = self.cells.index(p);
         if self.at(i) != EMPTY {
             return None;
         }
         let lines = self.black_lines(i);
         let possible = may_be_forbidden(lines.iter().map(|(l, _)| l));
-        if !possible || lines.iter().any(|(l, _)| l.five(FiveRule::Exact)) {
+        if !possible || lines.iter().any(|(l, _)| l.five(FIVE)) {
             None
         } else if double_four(&lines) {
             Some(Foul::DoubleFour)
         } else if self.double_three(i, &lines) {
             Some(Foul::DoubleThree)
-        } else if lines.iter().any(|(l, _)| l.overline()) {
+        } else if lines.iter().any(|(l, _)| l.overline(FIVE)) {
             Some(Foul::Overline)
         } else {
             None
@@ -208,10 +140,12 @@ impl Grid {
 
     /// Every forbidden point for black, in row-major order.
     pub fn forbidden_points(&mut self) -> Vec<(Pos, Foul)> {
-        let (width, height) = (self.width, self.height);
-        (0..height)
-            .flat_map(|y| (0..width).map(move |x| Pos::new(x, y)))
-            .filter_map(|p| self.foul(p).map(|f| (p, f)))
+        self.cells
+            .board_cells()
+            .filter_map(|i| {
+                let p = self.cells.pos(i);
+                self.foul(p).map(|f| (p, f))
+            })
             .collect()
     }
 
@@ -226,9 +160,7 @@ impl Grid {
         if !may_be_forbidden(lines.iter().map(|(l, _)| l)) {
             return false;
         }
-        lines
-            .iter()
-            .any(|(l, _)| l.five(FiveRule::Exact) || l.overline())
+        lines.iter().any(|(l, _)| l.five(FIVE) || l.overline(FIVE))
             || double_four(&lines)
             || self.double_three(i, &lines)
     }
@@ -236,12 +168,12 @@ impl Grid {
     /// Whether a black stone on the empty cell `i`, whose lines are `lines`, makes two or
     /// more real threes.
     fn double_three(&mut self, i: usize, lines: &[(Line, isize); 4]) -> bool {
-        let threes = lines.map(|(l, step)| (l.three_points(FiveRule::Exact), step));
+        let threes = lines.map(|(l, step)| (l.three_points(FIVE), step));
         let mut left = threes.iter().filter(|(points, _)| *points != 0).count();
         if left < 2 {
             return false;
         }
-        self.cells[i] = BLACK;
+        self.cells.set(i, stone(Color::Black));
         let mut real = 0;
         for (mut points, step) in threes {
             if points == 0 {
@@ -264,17 +196,13 @@ impl Grid {
                 break;
             }
         }
-        self.cells[i] = EMPTY;
+        self.cells.set(i, EMPTY);
         real >= 2
     }
 }
 
 fn double_four(lines: &[(Line, isize); 4]) -> bool {
-    lines
-        .iter()
-        .map(|(l, _)| l.fours(FiveRule::Exact))
-        .sum::<u32>()
-        >= 2
+    lines.iter().map(|(l, _)| l.fours(FIVE)).sum::<u32>() >= 2
 }
 
 #[cfg(test)]

@@ -37,8 +37,8 @@ pub enum FaultKind {
     Timeout,
     /// A move outside the board or on an occupied cell.
     Illegal,
-    /// A line that is neither a move nor `MESSAGE`/`DEBUG` where a move is due, or no `OK`
-    /// to `START`.
+    /// A line that is no move where a move is due, and no move by the deadline; or START
+    /// refused twice.
     Malformed,
     /// Resident memory above `--max-memory`.
     Memory,
@@ -100,6 +100,8 @@ pub struct Engine {
     stdin: ChildStdin,
     lines: Receiver<String>,
     max_memory: Option<u64>,
+    /// Whether a line ended in `\r`.
+    cr: bool,
 }
 
 impl Engine {
@@ -137,8 +139,9 @@ impl Engine {
                 match (&mut reader).take(MAX_LINE).read_until(b'\n', &mut buf) {
                     Ok(0) | Err(_) => break,
                     Ok(_) => {
+                        // Kept with its `\r`, if any: `recv` notes it.
                         let line = String::from_utf8_lossy(&buf);
-                        if tx.send(line.trim().to_owned()).is_err() {
+                        if tx.send(line.trim_end_matches('\n').to_owned()).is_err() {
                             break;
                         }
                     }
@@ -150,6 +153,7 @@ impl Engine {
             stdin,
             lines,
             max_memory,
+            cr: false,
         })
     }
 
@@ -160,8 +164,8 @@ impl Engine {
             .map_err(|e| self.crashed(&format!("cannot write to the engine: {e}")))
     }
 
-    /// The next non-empty line, by `deadline`. A fault is final: the caller drops the
-    /// engine (which kills it).
+    /// The next non-empty line, trimmed, by `deadline`. A fault is final: the caller drops
+    /// the engine (which kills it).
     pub fn recv(&mut self, deadline: Instant) -> Result<String, Fault> {
         loop {
             self.check_memory()?;
@@ -175,8 +179,11 @@ impl Engine {
                 deadline - now
             });
             match self.lines.recv_timeout(wait) {
-                Ok(line) if line.is_empty() => {}
-                Ok(line) => return Ok(line),
+                Ok(line) if line.trim().is_empty() => {}
+                Ok(line) => {
+                    self.cr |= line.ends_with('\r');
+                    return Ok(line.trim().to_owned());
+                }
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => {
                     return Err(self.crashed("the engine closed its output"));
@@ -185,12 +192,13 @@ impl Engine {
         }
     }
 
-    /// Samples the resident memory against the limit (Linux only, see [`resident_bytes`]).
+    /// Samples the resident memory against the limit (where it can be measured, see
+    /// [`resident_bytes`]).
     pub fn check_memory(&mut self) -> Result<(), Fault> {
         let Some(limit) = self.max_memory else {
             return Ok(());
         };
-        match resident_bytes(self.child.id()) {
+        match resident_bytes(&self.child) {
             Some(rss) if rss > limit => Err(Fault::new(
                 FaultKind::Memory,
                 format!("resident memory {rss} bytes exceeds the limit of {limit}"),
@@ -199,18 +207,26 @@ impl Engine {
         }
     }
 
-    /// Sends `END`, waits up to `grace` for the engine to exit, then kills it.
-    pub fn quit(mut self, grace: Duration) {
+    /// Whether any line so far ended in `\r`.
+    #[must_use]
+    pub fn ends_lines_with_cr(&self) -> bool {
+        self.cr
+    }
+
+    /// Sends `END`, waits up to `grace` for the engine to exit, then kills it. Whether it
+    /// left by itself in time.
+    pub fn quit(mut self, grace: Duration) -> bool {
         if self.send("END").is_ok() {
             let deadline = Instant::now() + grace;
             while Instant::now() < deadline {
                 if matches!(self.child.try_wait(), Ok(Some(_))) {
-                    return;
+                    return true;
                 }
                 thread::sleep(Duration::from_millis(10));
             }
         }
         // Drop kills what is left.
+        matches!(self.child.try_wait(), Ok(Some(_)))
     }
 
     fn crashed(&mut self, what: &str) -> Fault {
@@ -233,18 +249,49 @@ impl Drop for Engine {
     }
 }
 
-/// The resident set size of a process, from `VmRSS` in `/proc/PID/status`. Elsewhere than
-/// on Linux this is `None`: the limit is then only announced (`INFO max_memory`), not
-/// enforced.
+/// Whether [`resident_bytes`] can measure an engine on this system; elsewhere
+/// `--max-memory` is only announced (`INFO max_memory`), not enforced.
+pub const MEMORY_MEASURED: bool = cfg!(any(target_os = "linux", windows));
+
+/// The resident set size of an engine process: `VmRSS` of `/proc/PID/status` on Linux,
+/// the working set of `GetProcessMemoryInfo` on Windows (the same quantity: its pages in
+/// RAM now; Piskvork compares the peak working set after each move, which sampling every
+/// 20 ms while the engine thinks comes close to). `None` elsewhere, or when the process is
+/// gone.
+#[cfg(target_os = "linux")]
 #[must_use]
-pub fn resident_bytes(pid: u32) -> Option<u64> {
-    if !cfg!(target_os = "linux") {
-        return None;
-    }
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+pub fn resident_bytes(child: &Child) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{}/status", child.id())).ok()?;
     parse_vm_rss(&status)
 }
 
+#[cfg(windows)]
+#[must_use]
+pub fn resident_bytes(child: &Child) -> Option<u64> {
+    use std::os::windows::io::AsRawHandle;
+    use windows_sys::Win32::System::ProcessStatus::{
+        K32GetProcessMemoryInfo, PROCESS_MEMORY_COUNTERS,
+    };
+    let mut counters = PROCESS_MEMORY_COUNTERS {
+        cb: u32::try_from(size_of::<PROCESS_MEMORY_COUNTERS>()).ok()?,
+        ..PROCESS_MEMORY_COUNTERS::default()
+    };
+    // SAFETY: the handle is the child's own, open as long as `child` is (CreateProcess
+    // grants it every access right), and `counters` is writable and `cb` bytes long.
+    let ok = unsafe { K32GetProcessMemoryInfo(child.as_raw_handle(), &mut counters, counters.cb) };
+    if ok == 0 {
+        return None;
+    }
+    u64::try_from(counters.WorkingSetSize).ok()
+}
+
+#[cfg(not(any(target_os = "linux", windows)))]
+#[must_use]
+pub fn resident_bytes(_child: &Child) -> Option<u64> {
+    None
+}
+
+#[cfg(any(target_os = "linux", test))]
 fn parse_vm_rss(status: &str) -> Option<u64> {
     let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
     let mut words = line.split_whitespace().skip(1);

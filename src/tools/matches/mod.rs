@@ -3,19 +3,25 @@
 //! Games run on `--concurrency` threads, each owning its own pair of engine processes.
 //! Game `i` (from 0) gives the first engine black when `i` is even; with `--repeat` games
 //! `2k` and `2k + 1` share an opening (colours swapped) and form a pentanomial pair. Faults
-//! lose the game and are counted; the run always finishes. Progress goes to stderr, the
-//! summary to stdout.
+//! lose the game and are counted; the run always finishes. What an engine does that some
+//! manager would refuse, but that c-gomoku-cli forgives, is a quirk ([`quirks`]): skipped,
+//! warned about and reported per engine, never a fault. Progress and warnings go to
+//! stderr, the summary to stdout.
 
+pub mod adjudicate;
 pub mod engine;
 pub mod openings;
 pub mod pgn;
 pub mod psq;
+pub mod quirks;
 pub mod referee;
+pub mod said;
+pub mod sgf;
 pub mod stats;
 
 use std::fs::File;
 use std::io::{BufWriter, IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::channel;
 use std::thread;
@@ -29,11 +35,12 @@ use crate::rules::Rule;
 
 use engine::{EngineSpec, FaultKind, split_command};
 use openings::{OpeningFormat, OpeningOrder};
+use quirks::QuirkCounts;
 use referee::{Ending, Game, Player, Settings};
 use stats::{Outcome, Penta, Sprt, SprtState, Wdl};
 
 /// How long an engine gets to exit after `END` before it is killed (GomocupJudge: 0.5 s).
-const END_GRACE: Duration = Duration::from_millis(500);
+pub const END_GRACE: Duration = Duration::from_millis(500);
 
 /// Options of `pbrain-hoshi match` (the random seed is the global `--seed`).
 #[derive(Debug, Args)]
@@ -66,7 +73,7 @@ pub struct MatchArgs {
     #[arg(long, value_name = "MS", default_value_t = 1000)]
     pub tolerance: u64,
     /// Resident-memory limit per engine in bytes, sent as `INFO max_memory` and enforced
-    /// on Linux by sampling /proc/PID/status (elsewhere only sent).
+    /// on Linux and Windows by sampling the engine's resident set (elsewhere only sent).
     #[arg(long, value_name = "BYTES")]
     pub max_memory: Option<u64>,
     /// A file of openings, one per line.
@@ -87,6 +94,15 @@ pub struct MatchArgs {
     /// Write each game as a Piskvork PSQ file into this directory.
     #[arg(long, value_name = "DIR")]
     pub psq: Option<PathBuf>,
+    /// Append the games to this SGF file (GM[4], each move's time in its comment, as
+    /// c-gomoku-cli's -sgf writes them).
+    #[arg(long, value_name = "FILE")]
+    pub sgf: Option<PathBuf>,
+    /// End a game as soon as the side to move has a win by continuous fours that Hoshi's
+    /// VCF solver finds and the referee confirms move by move; recorded as adjudicated,
+    /// with the proof.
+    #[arg(long)]
+    pub adjudicate: bool,
     /// Sequential probability ratio test on the first engine's logistic Elo; stops the match
     /// when it decides.
     #[arg(long, num_args = 4, value_names = ["ELO0", "ELO1", "ALPHA", "BETA"], allow_negative_numbers = true)]
@@ -188,6 +204,7 @@ impl Plan {
                 match_ms,
                 tolerance: Duration::from_millis(args.tolerance),
                 max_memory: args.max_memory,
+                adjudicate: args.adjudicate,
             },
             total,
             repeat: args.repeat,
@@ -246,8 +263,10 @@ struct Tally {
     total: Wdl,
     faults: [[u32; FaultKind::ALL.len()]; 2],
     fault_log: Vec<String>,
-    /// Five, foul, full board, fault.
-    endings: [u32; 4],
+    /// Five, foul, full board, fault, adjudicated.
+    endings: [u32; 5],
+    /// Each engine's quirks.
+    quirks: [QuirkCounts; 2],
     /// The first game of each pair, waiting for the second.
     pair_first: Vec<Option<Outcome>>,
     penta: Penta,
@@ -273,7 +292,12 @@ impl Tally {
             Ending::Foul(_) => 1,
             Ending::FullBoard => 2,
             Ending::Fault(_) => 3,
+            Ending::Adjudicated(_) => 4,
         }] += 1;
+        for (color, sighting) in &game.sightings {
+            let engine = usize::from((*color == Color::Black) != a_black);
+            self.quirks[engine].add(sighting);
+        }
         if let (Ending::Fault(f), Some(winner)) = (&game.ending, game.winner) {
             let loser = usize::from((winner.opponent() == Color::Black) != a_black);
             if let Some(k) = FaultKind::ALL.iter().position(|&k| k == f.kind) {
@@ -339,20 +363,15 @@ fn fmt_elo(e: f64) -> String {
 /// Runs the match described by `args`; `seed` is the global `--seed`.
 pub fn run(args: &MatchArgs, seed: Option<u64>) -> Result<(), String> {
     let plan = Plan::new(args, seed.unwrap_or_else(Rng::fresh_seed))?;
-    if plan.settings.max_memory.is_some() && !cfg!(target_os = "linux") {
+    if plan.settings.max_memory.is_some() && !engine::MEMORY_MEASURED {
         eprintln!(
-            "warning: --max-memory is only sent to the engines here, not enforced (Linux only)"
+            "warning: --max-memory is only sent to the engines here, not enforced \
+             (it is on Linux and Windows)"
         );
     }
-    let mut pgn = match &args.pgn {
-        Some(path) => Some(BufWriter::new(
-            File::options()
-                .create(true)
-                .append(true)
-                .open(path)
-                .map_err(|e| format!("cannot open {}: {e}", path.display()))?,
-        )),
-        None => None,
+    let mut records = Records {
+        pgn: args.pgn.as_deref().map(append).transpose()?,
+        sgf: args.sgf.as_deref().map(append).transpose()?,
     };
     if let Some(dir) = &args.psq {
         std::fs::create_dir_all(dir)
@@ -387,14 +406,15 @@ pub fn run(args: &MatchArgs, seed: Option<u64>) -> Result<(), String> {
                     for p in &mut players {
                         p.quit(END_GRACE);
                     }
-                    players.map(|p| p.about)
+                    players.map(|p| (p.about, p.sightings))
                 })
             })
             .collect();
         drop(tx);
         for (i, game) in rx {
+            warn(&plan, i, &game, &tally, terminal);
             tally.record(&plan, i, &game);
-            if let Err(e) = write_records(&plan, args, pgn.as_mut(), i, &game) {
+            if let Err(e) = write_records(&plan, args, &mut records, i, &game) {
                 io_error.get_or_insert(e);
             }
             let line = tally.progress(&plan);
@@ -417,10 +437,9 @@ pub fn run(args: &MatchArgs, seed: Option<u64>) -> Result<(), String> {
         let mut abouts: [Option<String>; 2] = [None, None];
         for w in workers {
             if let Ok(found) = w.join() {
-                for (slot, a) in abouts.iter_mut().zip(found) {
-                    if slot.is_none() {
-                        *slot = a;
-                    }
+                for (k, (about, sightings)) in found.into_iter().enumerate() {
+                    abouts[k] = abouts[k].take().or(about);
+                    sightings.iter().for_each(|s| tally.quirks[k].add(s));
                 }
             }
         }
@@ -430,25 +449,77 @@ pub fn run(args: &MatchArgs, seed: Option<u64>) -> Result<(), String> {
     io_error.map_or(Ok(()), Err)
 }
 
+/// Logs each quirk of a game that is worth a warning, and shows the first of each kind
+/// per engine on stderr (the summary counts them all). `tally` does not hold the game yet.
+fn warn(plan: &Plan, i: usize, game: &Game, tally: &Tally, terminal: bool) {
+    let (a_black, _) = plan.game(i);
+    let mut shown = tally.quirks.clone();
+    for (color, s) in game.sightings.iter().filter(|(_, s)| s.quirk.warns()) {
+        let engine = usize::from((*color == Color::Black) != a_black);
+        let text = format!(
+            "game {}: {}: {}: {}",
+            i + 1,
+            plan.specs[engine].name,
+            s.quirk.describe(),
+            s.detail
+        );
+        log::warn!("{text}");
+        if shown[engine].count(s.quirk) == 0 {
+            let prefix = if terminal { "\r" } else { "" };
+            eprintln!("{prefix}warning: {text} (the summary counts any more)");
+        }
+        shown[engine].add(s);
+    }
+}
+
+/// The record files that collect every game.
+struct Records {
+    pgn: Option<BufWriter<File>>,
+    sgf: Option<BufWriter<File>>,
+}
+
+/// Opens a record file for appending.
+fn append(path: &Path) -> Result<BufWriter<File>, String> {
+    File::options()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map(BufWriter::new)
+        .map_err(|e| format!("cannot open {}: {e}", path.display()))
+}
+
 fn write_records(
     plan: &Plan,
     args: &MatchArgs,
-    pgn: Option<&mut BufWriter<File>>,
+    records: &mut Records,
     i: usize,
     game: &Game,
 ) -> Result<(), String> {
     let (a_black, _) = plan.game(i);
     let [a, b] = &plan.specs;
     let (first, second) = if a_black { (a, b) } else { (b, a) };
-    if let Some(w) = pgn {
-        // Flushed per game, so an interrupted run keeps what it played.
+    // Flushed per game, so an interrupted run keeps what it played.
+    if let Some(w) = records.pgn.as_mut() {
         pgn::write_game(w, i + 1, &first.name, &second.name, game)
             .and_then(|()| w.flush())
             .map_err(|e| format!("cannot write the PGN: {e}"))?;
     }
+    if let Some(w) = records.sgf.as_mut() {
+        let header = sgf::Header {
+            number: i + 1,
+            round: i / args.games + 1,
+            game_in_round: i % args.games + 1,
+            black: &first.name,
+            white: &second.name,
+            rule: plan.settings.rule.code(),
+            size: plan.settings.size,
+        };
+        sgf::write_game(w, &header, game)
+            .and_then(|()| w.flush())
+            .map_err(|e| format!("cannot write the SGF: {e}"))?;
+    }
     if let Some(dir) = &args.psq {
         let path = dir.join(format!("game-{:04}.psq", i + 1));
-        let faulted = matches!(game.ending, Ending::Fault(_));
         File::create(&path)
             .and_then(|f| {
                 let mut w = BufWriter::new(f);
@@ -458,7 +529,7 @@ fn write_records(
                     &game.moves,
                     &first.name,
                     &second.name,
-                    faulted,
+                    &game.ending,
                 )?;
                 w.flush()
             })
@@ -481,14 +552,19 @@ fn summary(plan: &Plan, t: &Tally, abouts: &[Option<String>; 2]) -> String {
     };
     line(format!("Match: {a} vs {b}"));
     line(format!(
-        "  {} of {} games played; {} {}x{}; {tc}; tolerance {} ms; seed {}",
+        "  {} of {} games played; {} {}x{}; {tc}; tolerance {} ms; seed {}{}",
         t.played,
         plan.total,
         s.rule,
         s.size,
         s.size,
         s.tolerance.as_millis(),
-        plan.seed
+        plan.seed,
+        if s.adjudicate {
+            "; adjudication by proof"
+        } else {
+            ""
+        }
     ));
     for (spec, about) in plan.specs.iter().zip(abouts) {
         let about = about.as_deref().unwrap_or("(no ABOUT answer)");
@@ -543,9 +619,9 @@ fn summary(plan: &Plan, t: &Tally, abouts: &[Option<String>; 2]) -> String {
             sprt.state(llr)
         ));
     }
-    let [five, foul, full, fault] = t.endings;
+    let [five, foul, full, fault, adjudicated] = t.endings;
     line(format!(
-        "Endings: five {five}, foul {foul}, full board {full}, fault {fault}"
+        "Endings: five {five}, foul {foul}, full board {full}, fault {fault}, adjudicated {adjudicated}"
     ));
     for (spec, counts) in plan.specs.iter().zip(&t.faults) {
         let kinds: Vec<String> = FaultKind::ALL
@@ -563,6 +639,9 @@ fn summary(plan: &Plan, t: &Tally, abouts: &[Option<String>; 2]) -> String {
     }
     for entry in &t.fault_log {
         line(format!("  {entry}"));
+    }
+    for (spec, quirks) in plan.specs.iter().zip(&t.quirks) {
+        line(format!("Quirks of {}: {quirks}", spec.name));
     }
     out
 }

@@ -27,6 +27,7 @@ fn termination(ending: &Ending) -> &'static str {
     match ending {
         Ending::Five | Ending::FullBoard => "normal",
         Ending::Foul(_) => "rules infraction",
+        Ending::Adjudicated(_) => "adjudication",
         Ending::Fault(f) => match f.kind {
             FaultKind::Timeout => "time forfeit",
             FaultKind::Crash => "abandoned",
@@ -61,11 +62,21 @@ pub fn write_game(
 
 /// Today's UTC date as PGN writes it (`YYYY.MM.DD`).
 fn today() -> String {
-    let days = SystemTime::now()
+    utc_now().0
+}
+
+/// The UTC date and time now, as `YYYY.MM.DD` and `HH:MM:SS` (PGN's and c-gomoku-cli's
+/// SGF layout).
+pub(super) fn utc_now() -> (String, String) {
+    let secs = SystemTime::now()
         .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() / 86_400);
-    let (y, m, d) = civil_from_days(i64::try_from(days).unwrap_or(0));
-    format!("{y:04}.{m:02}.{d:02}")
+        .map_or(0, |d| d.as_secs());
+    let (y, m, d) = civil_from_days(i64::try_from(secs / 86_400).unwrap_or(0));
+    let s = secs % 86_400;
+    (
+        format!("{y:04}.{m:02}.{d:02}"),
+        format!("{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60),
+    )
 }
 
 /// Proleptic Gregorian date of a day count since 1970-01-01 (H. Hinnant's algorithm).
@@ -97,8 +108,10 @@ mod tests {
     fn a_game_is_written_with_tags_and_its_result() {
         let game = Game {
             moves: Vec::new(),
+            opening: 0,
             winner: Some(Color::White),
             ending: Ending::FullBoard,
+            sightings: Vec::new(),
         };
         let mut out = Vec::new();
         write_game(&mut out, 3, "a \"b\"", "c", &game).unwrap();

@@ -6,14 +6,14 @@
 //! …
 //! first-player name
 //! second-player name
-//! 0              <- 0: the game ended on the board; 1 (Hoshi's convention): by a fault
-//! ```
+//! 0              <- 0: the game ended on the board; Hoshi's convention: 1 by a fault,
+//! ```                  2 adjudicated by proof
 
 use std::io::{self, Write};
 
 use crate::board::Pos;
 
-use super::referee::Move;
+use super::referee::{Ending, Move};
 
 /// Writes a game.
 pub fn write(
@@ -22,12 +22,17 @@ pub fn write(
     moves: &[Move],
     first: &str,
     second: &str,
-    faulted: bool,
+    ending: &Ending,
 ) -> io::Result<()> {
     write_moves(w, size, size, moves.iter().map(|m| (m.pos, m.ms)))?;
     writeln!(w, "{first}")?;
     writeln!(w, "{second}")?;
-    writeln!(w, "{}", u8::from(faulted))
+    let code = match ending {
+        Ending::Five | Ending::Foul(_) | Ending::FullBoard => 0,
+        Ending::Fault(_) => 1,
+        Ending::Adjudicated(_) => 2,
+    };
+    writeln!(w, "{code}")
 }
 
 /// Writes what every PSQ file starts with: the header of a `width` x `height` board and the
@@ -99,6 +104,7 @@ pub fn parse(text: &str) -> Result<PsqGame, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tools::matches::engine::{Fault, FaultKind};
 
     #[test]
     fn the_gomocup_sample_parses() {
@@ -122,11 +128,18 @@ mod tests {
                 ms: 12,
             },
         ];
-        let mut out = Vec::new();
-        write(&mut out, 15, &moves, "A", "B", true).unwrap();
-        let g = parse(&String::from_utf8(out).unwrap()).unwrap();
-        assert_eq!(g.moves, [Pos::new(0, 0), Pos::new(14, 7)]);
-        assert_eq!(g.trailer, ["A", "B", "1"]);
+        let fault = Ending::Fault(Fault::new(FaultKind::Crash, "gone"));
+        for (ending, code) in [
+            (Ending::Five, "0"),
+            (fault, "1"),
+            (Ending::Adjudicated(vec![Pos::new(1, 1)]), "2"),
+        ] {
+            let mut out = Vec::new();
+            write(&mut out, 15, &moves, "A", "B", &ending).unwrap();
+            let g = parse(&String::from_utf8(out).unwrap()).unwrap();
+            assert_eq!(g.moves, [Pos::new(0, 0), Pos::new(14, 7)]);
+            assert_eq!(g.trailer, ["A", "B", code]);
+        }
         assert!(parse("Piskvorky 15x15, 0:0, 0\n16,1,0\n").is_err());
         assert!(parse("Gomoku\n").is_err());
     }

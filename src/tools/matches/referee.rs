@@ -5,13 +5,27 @@
 //! request `INFO time_left`; the engine's first request is `BEGIN` on an empty board and
 //! `BOARD … DONE` otherwise, later ones `TURN x,y`. A process is reused for the next game
 //! (`START` again) unless it faulted: then it is killed and restarted when next needed.
+//!
+//! BOARD therefore always meets a board that START has just cleared, which engines whose
+//! BOARD adds to the old position instead of replacing it (Carbon, PentaZen) need; and
+//! its stones come in play order, alternating, as engines that ignore the fields and
+//! assume alternation (PentaZen) read them.
+//!
+//! What real engines print around their answers is sorted by [`Said`]: `MESSAGE`/`DEBUG`
+//! are skipped before the ABOUT answer, before `OK` and before a move; any other line
+//! that answers nothing (an `ERROR` nobody asked for, a stray `OK`) is skipped too and
+//! noted as a [`Quirk`], never taken for the answer. That is c-gomoku-cli's leniency,
+//! with a record of what was forgiven.
 
 use std::time::{Duration, Instant};
 
 use crate::board::{Board, Color, Pos};
 use crate::rules::{Foul, Rule, Verdict};
 
+use super::adjudicate::Adjudicator;
 use super::engine::{Engine, EngineSpec, Fault, FaultKind};
+use super::quirks::{Quirk, Sighting};
+use super::said::{About, Said};
 
 /// `time_left` sent when the match time is unlimited (the protocol's INT32_MAX).
 const UNLIMITED: i64 = 2_147_483_647;
@@ -27,8 +41,11 @@ pub struct Settings {
     pub match_ms: Option<u64>,
     /// Grace beyond the limit before a move is late and the engine killed.
     pub tolerance: Duration,
-    /// Resident-memory limit in bytes, enforced on Linux.
+    /// Resident-memory limit in bytes, enforced where it can be measured
+    /// ([`super::engine::MEMORY_MEASURED`]).
     pub max_memory: Option<u64>,
+    /// End a game as soon as the side to move has a proven win (see [`Adjudicator`]).
+    pub adjudicate: bool,
 }
 
 impl Settings {
@@ -44,6 +61,10 @@ pub struct Player {
     engine: Option<Engine>,
     /// The engine's first answer to `ABOUT`.
     pub about: Option<String>,
+    /// Quirks seen since they were last taken (by [`play`], or at the end of the match).
+    pub sightings: Vec<Sighting>,
+    /// Whether the running process's `\r` line ends are noted already.
+    cr_noted: bool,
 }
 
 impl Player {
@@ -53,23 +74,41 @@ impl Player {
             spec,
             engine: None,
             about: None,
+            sightings: Vec::new(),
+            cr_noted: false,
         }
     }
 
     /// Ends the process politely (`END`, then a kill after `grace`).
     pub fn quit(&mut self, grace: Duration) {
-        if let Some(engine) = self.engine.take() {
-            engine.quit(grace);
+        if let Some(engine) = self.engine.take()
+            && !engine.quit(grace)
+        {
+            self.note(
+                Quirk::SlowExit,
+                format!("still running {} ms after END", grace.as_millis()),
+            );
         }
     }
 
+    fn note(&mut self, quirk: Quirk, detail: impl Into<String>) {
+        self.sightings.push(Sighting::new(quirk, detail));
+    }
+
     /// Runs `f` on the engine; a fault kills the process so the next game starts afresh.
-    fn with<T>(&mut self, f: impl FnOnce(&mut Engine) -> Result<T, Fault>) -> Result<T, Fault> {
+    fn with<T>(
+        &mut self,
+        f: impl FnOnce(&mut Engine, &mut Vec<Sighting>) -> Result<T, Fault>,
+    ) -> Result<T, Fault> {
         let engine = self
             .engine
             .as_mut()
             .ok_or_else(|| Fault::new(FaultKind::Crash, "not running"))?;
-        let result = f(engine);
+        let result = f(engine, &mut self.sightings);
+        if engine.ends_lines_with_cr() && !self.cr_noted {
+            self.cr_noted = true;
+            self.note(Quirk::CrLineEnds, "a line ended in \\r");
+        }
         if result.is_err() {
             self.engine = None;
         }
@@ -80,15 +119,8 @@ impl Player {
     fn start_game(&mut self, s: &Settings) -> Result<(), Fault> {
         if self.engine.is_none() {
             self.engine = Some(Engine::spawn(&self.spec, s.max_memory)?);
-            // An engine that ignores ABOUT may still play: only a dead one faults here.
-            let about = self.with(|e| {
-                e.send("ABOUT")?;
-                match e.recv(Instant::now() + s.handshake()) {
-                    Ok(line) => Ok(Some(line)),
-                    Err(f) if f.kind == FaultKind::Timeout => Ok(None),
-                    Err(f) => Err(f),
-                }
-            })?;
+            self.cr_noted = false;
+            let about = self.with(|e, seen| ask_about(e, s.handshake(), seen))?;
             if self.about.is_none() {
                 self.about = about;
             }
@@ -106,21 +138,8 @@ impl Player {
                 .iter()
                 .map(|(k, v)| format!("INFO {k} {v}")),
         );
-        self.with(|e| {
-            e.send(&format!("START {}", s.size))?;
-            let deadline = Instant::now() + s.handshake();
-            loop {
-                let line = e.recv(deadline)?;
-                if line.eq_ignore_ascii_case("OK") {
-                    break;
-                }
-                if !is_chatter(&line) {
-                    return Err(Fault::new(
-                        FaultKind::Malformed,
-                        format!("answered {line:?} to START"),
-                    ));
-                }
-            }
+        self.with(|e, seen| {
+            start(e, s.size, s.handshake(), seen)?;
             info.iter().try_for_each(|l| e.send(l))
         })
     }
@@ -131,42 +150,146 @@ impl Player {
         lines: &[String],
         deadline_after: Duration,
     ) -> Result<(i64, i64, u64), Fault> {
-        self.with(|e| {
+        self.with(|e, seen| {
             let sent = Instant::now();
             lines.iter().try_for_each(|l| e.send(l))?;
             let deadline = sent + deadline_after;
+            // The last line that was no move, for the fault if no move follows.
+            let mut garbage = None;
             loop {
-                let line = e.recv(deadline).map_err(|f| match f.kind {
-                    FaultKind::Timeout => Fault::new(
-                        FaultKind::Timeout,
-                        format!("no move within {} ms (killed)", deadline_after.as_millis()),
-                    ),
-                    _ => f,
+                let line = e.recv(deadline).map_err(|f| {
+                    if f.kind != FaultKind::Timeout {
+                        return f;
+                    }
+                    let ms = deadline_after.as_millis();
+                    match &garbage {
+                        Some(g) => Fault::new(
+                            FaultKind::Malformed,
+                            format!(
+                                "{g:?} is not a move, and no move followed within {ms} ms (killed)"
+                            ),
+                        ),
+                        None => Fault::new(
+                            FaultKind::Timeout,
+                            format!("no move within {ms} ms (killed)"),
+                        ),
+                    }
                 })?;
-                if is_chatter(&line) {
-                    continue;
-                }
-                let (x, y) = parse_move(&line).ok_or_else(|| {
-                    Fault::new(FaultKind::Malformed, format!("{line:?} is not a move"))
-                })?;
-                e.check_memory()?;
-                let ms = u64::try_from(sent.elapsed().as_millis()).unwrap_or(u64::MAX);
-                return Ok((x, y, ms));
+                let quirk = match Said::of(&line) {
+                    Said::Chatter => continue,
+                    Said::Move(x, y) => {
+                        e.check_memory()?;
+                        let ms = u64::try_from(sent.elapsed().as_millis()).unwrap_or(u64::MAX);
+                        return Ok((x, y, ms));
+                    }
+                    Said::Error => Quirk::StrayError,
+                    Said::Unknown => Quirk::StrayUnknown,
+                    Said::Suggest => Quirk::StraySuggest,
+                    Said::Ok => Quirk::StrayLine,
+                    Said::Other(_) => {
+                        garbage = Some(line.clone());
+                        Quirk::StrayLine
+                    }
+                };
+                seen.push(Sighting::new(quirk, format!("{line:?}")));
             }
         })
     }
 }
 
-/// `MESSAGE` and `DEBUG` lines may precede any answer; managers log and skip them.
-fn is_chatter(line: &str) -> bool {
-    let word = line.split_whitespace().next().unwrap_or("");
-    word.eq_ignore_ascii_case("MESSAGE") || word.eq_ignore_ascii_case("DEBUG")
+/// `ABOUT`, answered by the first line that is not `MESSAGE`/`DEBUG`. No answer within
+/// `window`, or `ERROR`/`UNKNOWN`, is a quirk: the engine may still play.
+fn ask_about(
+    e: &mut Engine,
+    window: Duration,
+    seen: &mut Vec<Sighting>,
+) -> Result<Option<String>, Fault> {
+    e.send("ABOUT")?;
+    let deadline = Instant::now() + window;
+    let mut chatter = false;
+    loop {
+        let line = match e.recv(deadline) {
+            Ok(line) => line,
+            Err(f) if f.kind == FaultKind::Timeout => {
+                let why = format!("no answer within {} ms", window.as_millis());
+                seen.push(Sighting::new(Quirk::NoAbout, why));
+                return Ok(None);
+            }
+            Err(f) => return Err(f),
+        };
+        match Said::of(&line) {
+            Said::Chatter => {
+                if !chatter {
+                    chatter = true;
+                    seen.push(Sighting::new(
+                        Quirk::ChatterBeforeAbout,
+                        format!("{line:?}"),
+                    ));
+                }
+            }
+            Said::Error | Said::Unknown => {
+                seen.push(Sighting::new(Quirk::NoAbout, format!("{line:?}")));
+                return Ok(None);
+            }
+            _ => {
+                let about = About::parse(&line);
+                if about.get("name").is_none() {
+                    seen.push(Sighting::new(Quirk::AboutWithoutName, format!("{line:?}")));
+                }
+                if !about.strict {
+                    seen.push(Sighting::new(Quirk::LooseAbout, format!("{line:?}")));
+                }
+                return Ok(Some(line));
+            }
+        }
+    }
 }
 
-/// `x,y` with optional spaces around the comma, as every manager accepts.
-fn parse_move(line: &str) -> Option<(i64, i64)> {
-    let (x, y) = line.split_once(',')?;
-    Some((x.trim().parse().ok()?, y.trim().parse().ok()?))
+/// `START size`, answered `OK` within `window`. `MESSAGE`/`DEBUG` and lines that answer
+/// nothing (a late ABOUT answer) are skipped. A refusal (`ERROR`, `UNKNOWN`) gets START
+/// once more, with a new window: an engine that drops commands while it finishes a search
+/// (Rapfi) refuses the size it read as a command; a second refusal is a fault.
+fn start(
+    e: &mut Engine,
+    size: u8,
+    window: Duration,
+    seen: &mut Vec<Sighting>,
+) -> Result<(), Fault> {
+    let command = format!("START {size}");
+    e.send(&command)?;
+    let mut deadline = Instant::now() + window;
+    let (mut chatter, mut refused) = (false, false);
+    loop {
+        let line = e.recv(deadline).map_err(|f| match f.kind {
+            FaultKind::Timeout => Fault::new(
+                FaultKind::Timeout,
+                format!("no OK to START within {} ms", window.as_millis()),
+            ),
+            _ => f,
+        })?;
+        match Said::of(&line) {
+            Said::Ok => return Ok(()),
+            Said::Chatter => {
+                if !chatter {
+                    chatter = true;
+                    seen.push(Sighting::new(Quirk::ChatterBeforeOk, format!("{line:?}")));
+                }
+            }
+            Said::Error | Said::Unknown if refused => {
+                return Err(Fault::new(
+                    FaultKind::Malformed,
+                    format!("answered {line:?} to START, twice"),
+                ));
+            }
+            Said::Error | Said::Unknown => {
+                refused = true;
+                seen.push(Sighting::new(Quirk::StartRefused, format!("{line:?}")));
+                e.send(&command)?;
+                deadline = Instant::now() + window;
+            }
+            _ => seen.push(Sighting::new(Quirk::StrayLine, format!("{line:?}"))),
+        }
+    }
 }
 
 /// How a game ended.
@@ -180,6 +303,9 @@ pub enum Ending {
     FullBoard,
     /// The loser faulted.
     Fault(Fault),
+    /// The winner, to move, had a forced win (`--adjudicate`): this line, winner's and
+    /// forced replies alternating.
+    Adjudicated(Vec<Pos>),
 }
 
 /// A move and the time it took (0 for opening stones).
@@ -195,8 +321,12 @@ pub struct Game {
     /// Every stone in play order, the opening first. A foul's move is included; a faulty
     /// move is not (it never reached the board).
     pub moves: Vec<Move>,
+    /// How many of `moves` are the opening.
+    pub opening: usize,
     pub winner: Option<Color>,
     pub ending: Ending,
+    /// The players' quirks seen during the game, by the colour they played.
+    pub sightings: Vec<(Color, Sighting)>,
 }
 
 /// Plays one game; `players[0]` has black. Faults lose the game, never panic the runner.
@@ -204,9 +334,22 @@ pub fn play(players: [&mut Player; 2], settings: &Settings, opening: &[Pos]) -> 
     let [black, white] = players;
     let mut game = Game {
         moves: opening.iter().map(|&pos| Move { pos, ms: 0 }).collect(),
+        opening: opening.len(),
         winner: None,
         ending: Ending::FullBoard,
+        sightings: Vec::new(),
     };
+    play_out(&mut game, [&mut *black, &mut *white], settings, opening);
+    for (color, player) in [(Color::Black, black), (Color::White, white)] {
+        game.sightings
+            .extend(player.sightings.drain(..).map(|s| (color, s)));
+    }
+    game
+}
+
+/// Plays `game` from its opening to the end, recording moves and the result in it.
+fn play_out(game: &mut Game, players: [&mut Player; 2], settings: &Settings, opening: &[Pos]) {
+    let [black, white] = players;
     let side = i64::from(settings.size);
     let mut board = match Board::new(side, side) {
         Ok(b) => b,
@@ -242,8 +385,17 @@ pub fn play(players: [&mut Player; 2], settings: &Settings, opening: &[Pos]) -> 
         .match_ms
         .map_or(UNLIMITED, |m| i64::try_from(m).unwrap_or(UNLIMITED)); 2];
     let mut synced = [false; 2];
+    let mut adjudicator = settings.adjudicate.then(Adjudicator::new);
     while !board.is_full() {
         let color = board.to_move();
+        if let Some(proof) = adjudicator
+            .as_mut()
+            .and_then(|a| a.proven_win(&board, settings.rule, color))
+        {
+            game.winner = Some(color);
+            game.ending = Ending::Adjudicated(proof);
+            return;
+        }
         let me = usize::from(color == Color::White);
         let player = if me == 0 { &mut *black } else { &mut *white };
         let mut lines = vec![format!("INFO time_left {}", clock[me])];
@@ -291,12 +443,12 @@ pub fn play(players: [&mut Player; 2], settings: &Settings, opening: &[Pos]) -> 
             Verdict::Win => {
                 game.winner = Some(color);
                 game.ending = Ending::Five;
-                return game;
+                return;
             }
             Verdict::Foul(foul) => {
                 game.winner = Some(color.opponent());
                 game.ending = Ending::Foul(foul);
-                return game;
+                return;
             }
             Verdict::Continue => {
                 // The cell was just checked to be empty and on the board.
@@ -304,13 +456,11 @@ pub fn play(players: [&mut Player; 2], settings: &Settings, opening: &[Pos]) -> 
             }
         }
     }
-    game
 }
 
-fn fault(mut game: Game, loser: Color, fault: Fault) -> Game {
+fn fault(game: &mut Game, loser: Color, fault: Fault) {
     game.winner = Some(loser.opponent());
     game.ending = Ending::Fault(fault);
-    game
 }
 
 /// Replays recorded moves with the referee: the winner and ending a record implies, or an
@@ -344,19 +494,6 @@ pub fn replay(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn moves_parse_as_managers_accept_them() {
-        assert_eq!(parse_move("7,8"), Some((7, 8)));
-        assert_eq!(parse_move(" 7 , 8 "), Some((7, 8)));
-        assert_eq!(parse_move("-1,3"), Some((-1, 3)));
-        assert_eq!(parse_move("7;8"), None);
-        assert_eq!(parse_move("7,8,1"), None);
-        assert_eq!(parse_move("OK"), None);
-        assert!(is_chatter("MESSAGE thinking"));
-        assert!(is_chatter("debug x"));
-        assert!(!is_chatter("MESSAGES"));
-    }
 
     #[test]
     fn replay_finds_the_winner_and_rejects_moves_after_the_end() {

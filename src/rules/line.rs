@@ -1,16 +1,22 @@
 //! What one stone makes along one line: fives, overlines, fours and threes, read from the
-//! eleven cells centred on it.
+//! eleven cells centred on it. [`Rule::is_win`](super::Rule::is_win), the pattern tables
+//! and the renju checker all judge fives here, by [`FiveRule::wins`].
 //!
-//! A [`Line`] holds two 11-bit masks over the offsets -5..=5 from the stone (bit `k` is
-//! offset `k - 5`, bit [`CENTER`] the stone itself, always set in `own`). Cells past the
-//! board's edge, the opponent's stones and blocked cells are neither `own` nor `empty`, so
-//! all three stop a line alike. Eleven cells are enough: every five through the stone lies
-//! within offsets -4..=4, and whether it is exactly five depends only on the cells just
-//! past it, at most offset ±5.
+//! A [`Line`] holds three 11-bit masks over the offsets -5..=5 from the stone (bit `k` is
+//! offset `k - 5`, bit [`CENTER`] the stone itself, always set in `own`): the colour's
+//! stones, the empty cells and the opponent's stones. Cells past the board's edge and
+//! blocked cells are in none, so they stop a line as the opponent's stones do, but never
+//! block a caro five. Eleven cells are enough: every five through the stone lies within
+//! offsets -4..=4, and whether it is exactly five, or held at both ends, depends only on
+//! the cells just past it, at most offset ±5.
 //!
 //! Every shape counted here contains the centre stone: these are the shapes the stone
 //! *makes*, which is what the renju definitions ("fours and threes that meet at this
 //! intersection") and the pattern tables ask for.
+
+use super::FiveRule;
+use crate::board::padded::{EMPTY, stone};
+use crate::board::{Board, Color, Dir, Pos, padded};
 
 /// Bit index of the centre stone.
 pub const CENTER: u32 = 5;
@@ -19,33 +25,71 @@ pub const SPAN: u32 = 11;
 
 const ALL: u16 = (1 << SPAN) - 1;
 const FIVE: u16 = 0b1_1111;
-const SIX: u16 = 0b11_1111;
 
-/// Which runs count as five for the line's colour.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FiveRule {
-    /// Exactly five in a row (black in renju, everyone in standard): six or more is no five.
-    Exact,
-    /// Five or more (white in renju, freestyle).
-    OrMore,
-}
-
-/// One line through a stone: its colour's cells and the empty cells among offsets -5..=5.
+/// One line through a stone: its colour's cells, the empty cells and the opponent's
+/// stones among offsets -5..=5.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Line {
     own: u16,
     empty: u16,
+    opp: u16,
+}
+
+/// The line of `color` through `p` along `dir`, with `p` counted as a stone of `color`
+/// whatever it holds: what a stone there makes on that line.
+#[must_use]
+pub fn line_through(board: &Board, p: Pos, color: Color, dir: Dir) -> Line {
+    Line::read(
+        |k| {
+            board
+                .step(p, dir, k)
+                .map_or(padded::WALL, |q| padded::code(board.get(q)))
+        },
+        color,
+    )
 }
 
 impl Line {
-    /// A line from its masks. The centre is forced to be the colour's stone and not empty.
+    /// A line from its masks. The centre is forced to be the colour's stone; a cell is in
+    /// one mask at most (own first, then empty).
     #[must_use]
-    pub fn new(own: u16, empty: u16) -> Line {
+    pub fn new(own: u16, empty: u16, opp: u16) -> Line {
         let c = 1 << CENTER;
+        let own = (own | c) & ALL;
+        let empty = empty & !own & ALL;
         Line {
-            own: (own | c) & ALL,
-            empty: empty & !c & !own & ALL,
+            own,
+            empty,
+            opp: opp & !own & !empty & ALL,
         }
+    }
+
+    /// The line of `color` from `cell(k)`, the cell code ([`padded`]) `k` steps from the
+    /// centre (`k` in -5..=5); the centre's own code is not read.
+    #[inline]
+    pub fn read(cell: impl Fn(i32) -> u8, color: Color) -> Line {
+        let (own, opp) = (stone(color), stone(color.opponent()));
+        let (mut mine, mut empty, mut theirs) = (0u16, 0u16, 0u16);
+        for k in (0..SPAN).filter(|&k| k != CENTER) {
+            let c = cell(k as i32 - CENTER as i32);
+            mine |= u16::from(c == own) << k;
+            empty |= u16::from(c == EMPTY) << k;
+            theirs |= u16::from(c == opp) << k;
+        }
+        Line::new(mine, empty, theirs)
+    }
+
+    /// The run of the colour through the centre: its length, and how many of its two ends
+    /// hold an opponent stone (an end past the window counts as open).
+    #[must_use]
+    pub fn run(self) -> (usize, usize) {
+        // Stones in a row just below the centre, then just above it.
+        let below = (!(self.own << (u16::BITS - CENTER))).leading_zeros();
+        let above = (!(self.own >> (CENTER + 1))).trailing_zeros().min(CENTER);
+        let held = |end: Option<u32>| end.is_some_and(|bit| self.opp & 1 << bit != 0);
+        let blocked = usize::from(held(CENTER.checked_sub(below + 1)))
+            + usize::from(held(Some(CENTER + above + 1).filter(|&b| b < SPAN)));
+        ((1 + below + above) as usize, blocked)
     }
 
     /// How many stones of the colour the window holds besides the centre.
@@ -59,42 +103,33 @@ impl Line {
         Line {
             own: self.own | 1 << q,
             empty: self.empty & !(1 << q),
+            ..self
         }
-    }
-
-    /// Whether the five-cell window starting at bit `w` (1..=5, so it holds the centre) is
-    /// closed by cells that are not the colour's, as an exact five needs.
-    fn closed(self, w: u32) -> bool {
-        self.own & (1 << (w - 1) | 1 << (w + 5)) == 0
     }
 
     /// Whether the stone completes a five (under `rule`) along this line.
     #[must_use]
     pub fn five(self, rule: FiveRule) -> bool {
-        (1..=CENTER).any(|w| {
-            let m = FIVE << w;
-            self.own & m == m && (rule == FiveRule::OrMore || self.closed(w))
-        })
+        let (len, blocked) = self.run();
+        rule.wins(len, blocked)
     }
 
-    /// Whether the stone is part of six or more in a row along this line.
+    /// Whether the stone makes a line longer than five that does not win under `rule`.
     #[must_use]
-    pub fn overline(self) -> bool {
-        (0..=CENTER).any(|w| {
-            let m = SIX << w;
-            self.own & m == m
-        })
+    pub fn overline(self, rule: FiveRule) -> bool {
+        let (len, blocked) = self.run();
+        rule.overline(len, blocked)
     }
 
     /// Each five-cell window through the stone holding four of its stones and one empty
-    /// cell that would complete a five there: the window's first bit and the empty cell.
+    /// cell whose filling makes a five under `rule`: the window's first bit and the cell.
     fn four_windows(self, rule: FiveRule) -> impl Iterator<Item = (u32, u16)> {
         (1..=CENTER).filter_map(move |w| {
             let m = FIVE << w;
             let gap = self.empty & m;
             (gap.count_ones() == 1
                 && (self.own & m).count_ones() == 4
-                && (rule == FiveRule::OrMore || self.closed(w)))
+                && self.with(gap.trailing_zeros()).five(rule))
             .then_some((w, gap))
         })
     }
@@ -187,20 +222,36 @@ fn straight_pair(points: u16) -> u16 {
 mod tests {
     use super::*;
 
-    /// A line from a picture of the 11 cells, `X` own, `.` empty, anything else not own;
-    /// the centre character must be `X`.
+    /// A line from a picture of the 11 cells, `X` own, `.` empty, `O` the opponent's,
+    /// anything else a wall; the centre character must be `X`.
     fn line(s: &str) -> Line {
         assert_eq!(s.len(), SPAN as usize, "{s}");
         assert_eq!(s.as_bytes()[CENTER as usize], b'X', "{s}");
-        let (mut own, mut empty) = (0, 0);
+        let (mut own, mut empty, mut opp) = (0, 0, 0);
         for (k, c) in s.bytes().enumerate() {
             match c {
                 b'X' => own |= 1 << k,
                 b'.' => empty |= 1 << k,
+                b'O' => opp |= 1 << k,
                 _ => {}
             }
         }
-        Line::new(own, empty)
+        Line::new(own, empty, opp)
+    }
+
+    #[test]
+    fn the_run_through_the_centre_counts_its_stones_and_held_ends() {
+        assert_eq!(line("...XXXXX...").run(), (5, 0));
+        assert_eq!(line("..OXXXXXO..").run(), (5, 2));
+        assert_eq!(line("..#XXXXXO..").run(), (5, 1));
+        assert_eq!(line("XXXXXXXXXXX").run(), (11, 0));
+        assert_eq!(line("OXXXXXX....").run(), (6, 1));
+        assert_eq!(line("....OX.X...").run(), (1, 1));
+        // Caro: a five held at both ends wins nothing; an edge holds nothing.
+        assert!(!line("..OXXXXXO..").five(FiveRule::Caro));
+        assert!(line("..#XXXXXO..").five(FiveRule::CaroExact));
+        assert!(line("..OXXXXXXO.").five(FiveRule::Caro));
+        assert!(line("..OXXXXXXO.").overline(FiveRule::CaroExact));
     }
 
     #[test]
@@ -208,8 +259,9 @@ mod tests {
         assert!(line("...XXXXX...").five(FiveRule::Exact));
         assert!(!line("..XXXXXX...").five(FiveRule::Exact));
         assert!(line("..XXXXXX...").five(FiveRule::OrMore));
-        assert!(line("..XXXXXX...").overline());
-        assert!(!line("...XXXXX...").overline());
+        assert!(line("..XXXXXX...").overline(FiveRule::Exact));
+        assert!(!line("..XXXXXX...").overline(FiveRule::OrMore));
+        assert!(!line("...XXXXX...").overline(FiveRule::Exact));
         assert!(line("OOXXXXXOO..").five(FiveRule::Exact));
     }
 
