@@ -90,7 +90,11 @@ check_imports() {
     local dlls others
     dlls=$(x86_64-w64-mingw32-objdump -p "$1" | sed -n 's/^\tDLL Name: //p')
     say "imports of $(basename "$1"): $(sort -fu <<<"$dlls" | tr "\n" " ")"
-    others=$(grep -viE '^(kernel32|ntdll|msvcrt|advapi32|bcrypt|bcryptprimitives|psapi|userenv|ws2_32|api-ms-win-[a-z0-9-]+)\.dll$' <<<"$dlls" || true)
+    # Windows 10 has bcryptprimitives.dll, but Wine 8.0 (Debian bookworm's, on which Linux
+    # users run Piskvork) does not: std imports it for the RandomState of a HashMap.
+    ! grep -qix 'bcryptprimitives.dll' <<<"$dlls" ||
+        die "$(basename "$1") imports bcryptprimitives.dll (a HashMap with RandomState?) and would not start on Wine 8.0"
+    others=$(grep -viE '^(kernel32|ntdll|msvcrt|advapi32|bcrypt|psapi|userenv|ws2_32|api-ms-win-[a-z0-9-]+)\.dll$' <<<"$dlls" || true)
     [ -z "$others" ] || die "$(basename "$1") needs DLLs that Windows does not have: $others"
 }
 

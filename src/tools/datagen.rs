@@ -300,55 +300,61 @@ fn play(header: &Header, index: usize, players: &mut [Searcher; 2]) -> GameRecor
     game
 }
 
-/// A bar with games/s and ETA on a terminal; a line per percent elsewhere (logs).
+/// Games done, games/s and ETA on stderr: one line rewritten in place on a terminal (at most
+/// five times a second), a line per percent elsewhere (logs).
+///
+/// Written by hand rather than with indicatif: its styles key a std `HashMap` by `RandomState`,
+/// which makes the Windows .exe import `bcryptprimitives.dll`, and Wine 8.0, on which Linux
+/// users run Piskvork, has no such DLL, so the engine would not start there at all.
 struct Progress {
-    bar: Option<indicatif::ProgressBar>,
+    terminal: bool,
     start: Instant,
+    shown: std::cell::Cell<Instant>,
     first: usize,
     total: usize,
 }
 
 impl Progress {
     fn new(done: usize, total: usize) -> Progress {
-        let bar = std::io::stderr().is_terminal().then(|| {
-            let bar = indicatif::ProgressBar::new(total as u64).with_position(done as u64);
-            bar.set_style(
-                indicatif::ProgressStyle::with_template(
-                    "{bar:40} {pos}/{len} games  {per_sec}  ETA {eta}",
-                )
-                .expect("a valid template"),
-            );
-            bar.reset_eta();
-            bar
-        });
+        let start = Instant::now();
         Progress {
-            bar,
-            start: Instant::now(),
+            terminal: std::io::stderr().is_terminal(),
+            start,
+            shown: std::cell::Cell::new(start),
             first: done,
             total,
         }
     }
 
     fn set(&self, done: usize) {
-        if let Some(bar) = &self.bar {
-            bar.set_position(done as u64);
+        let now = Instant::now();
+        let due = if self.terminal {
+            now.duration_since(self.shown.get()).as_millis() >= 200 || done == self.total
+        } else {
+            done.is_multiple_of((self.total / 100).max(1)) || done == self.total
+        };
+        if !due {
             return;
         }
-        let step = (self.total / 100).max(1);
-        if done.is_multiple_of(step) || done == self.total {
-            let secs = self.start.elapsed().as_secs_f64().max(1e-3);
-            let rate = (done - self.first) as f64 / secs;
-            let eta = (self.total - done) as f64 / rate.max(1e-9);
-            eprintln!(
-                "{done}/{} games  {rate:.2} games/s  ETA {:.0} s",
-                self.total, eta
-            );
+        self.shown.set(now);
+        let secs = now.duration_since(self.start).as_secs_f64().max(1e-3);
+        let rate = (done - self.first) as f64 / secs;
+        let eta = (self.total - done) as f64 / rate.max(1e-9);
+        let line = format!(
+            "{done}/{} games  {rate:.2} games/s  ETA {eta:.0} s",
+            self.total
+        );
+        if self.terminal {
+            // Erase to the end of the line: the new text may be shorter than the old.
+            eprint!("\r{line}\x1b[K");
+        } else {
+            eprintln!("{line}");
         }
     }
 
     fn finish(&self) {
-        if let Some(bar) = &self.bar {
-            bar.finish();
+        if self.terminal {
+            eprintln!();
         }
     }
 }
