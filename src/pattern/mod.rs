@@ -415,6 +415,7 @@ impl PatternBoard {
     /// Writes `code` (a stone, or empty) for cell `i` into the keys of its line neighbours
     /// and refreshes the empty ones.
     fn update_lines(&mut self, i: usize, code: u32) {
+        let reach = self.tables.reach();
         for (dir, step) in self.steps.into_iter().enumerate() {
             for k in 1..=HALF as isize {
                 for sign in [-1, 1] {
@@ -423,7 +424,7 @@ impl PatternBoard {
                     let shift = 2 * slot(-(sign * k) as i32);
                     let key = &mut self.d.keys[q][dir];
                     *key = (*key & !(3 << shift)) | (code << shift);
-                    if self.cells.get(q) == EMPTY {
+                    if k as usize <= reach && self.cells.get(q) == EMPTY {
                         self.refresh_dir(q, dir);
                     }
                 }

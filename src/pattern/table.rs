@@ -275,9 +275,20 @@ fn mixed_radix(mut k: usize) -> [Pattern; 4] {
 
 /// The pattern tables of one rule: line key to both colours' pattern codes (side by side,
 /// so one memory access serves both).
+///
+/// Under freestyle a cell's patterns never depend on the cells five steps away (any run
+/// of five or more through the cell has five stones within four of it), so its table is
+/// indexed by the inner eight cells only: 64 Ki entries instead of a Mi, which stay in the
+/// processor's cache, and a stone changes no pattern five steps away.
 pub struct Tables {
     by_key: Vec<[u8; 2]>,
+    /// How many cells each side of a cell its patterns depend on.
+    reach: usize,
 }
+
+/// The key bits of the inner eight cells (offsets ±1..=±4), shifted down to 16 bits.
+const INNER_SHIFT: u32 = 2;
+const INNER_MASK: u32 = (1 << (KEY_BITS - 4)) - 1;
 
 impl Tables {
     /// The tables of `rule`, built on first use and shared afterwards.
@@ -285,20 +296,44 @@ impl Tables {
     pub fn get(rule: Rule) -> &'static Tables {
         static CELLS: [OnceLock<Tables>; Rule::ALL.len()] =
             [const { OnceLock::new() }; Rule::ALL.len()];
-        CELLS[rule.index()].get_or_init(|| Tables {
-            by_key: {
-                let [black, white] = Color::BOTH.map(|c| build(rule, c));
-                black.into_iter().zip(white).map(|(b, w)| [b, w]).collect()
-            },
+        CELLS[rule.index()].get_or_init(|| {
+            let [black, white] = Color::BOTH.map(|c| build(rule, c));
+            let full: Vec<[u8; 2]> = black.into_iter().zip(white).map(|(b, w)| [b, w]).collect();
+            if rule == Rule::Freestyle {
+                Tables {
+                    // The outer cells empty: any value gives the same patterns.
+                    by_key: (0..=INNER_MASK)
+                        .map(|inner| full[(inner << INNER_SHIFT) as usize])
+                        .collect(),
+                    reach: HALF - 1,
+                }
+            } else {
+                Tables {
+                    by_key: full,
+                    reach: HALF,
+                }
+            }
         })
+    }
+
+    /// How many cells each side of a cell its patterns depend on: a stone further away
+    /// changes none of them.
+    #[must_use]
+    pub fn reach(&self) -> usize {
+        self.reach
     }
 
     /// The patterns a black and a white stone make in the line `key`.
     #[inline]
     #[must_use]
     pub fn patterns(&self, key: u32) -> [Pattern; 2] {
-        // Keys are masked to KEY_BITS, the table's length.
-        let [b, w] = self.by_key[(key & ((1 << KEY_BITS) - 1)) as usize];
+        let index = if self.reach < HALF {
+            (key >> INNER_SHIFT) & INNER_MASK
+        } else {
+            // Keys are masked to KEY_BITS, the table's length.
+            key & ((1 << KEY_BITS) - 1)
+        };
+        let [b, w] = self.by_key[index as usize];
         [Pattern::ALL[usize::from(b)], Pattern::ALL[usize::from(w)]]
     }
 
