@@ -79,6 +79,18 @@ pub struct SearchResult {
     pub lines: Vec<Line>,
 }
 
+/// What the search has found when an iteration completes: handed to the observer of
+/// [`Searcher::think_observed`] (Yixin-Board's realtime display), never acted upon.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// The depth just completed.
+    pub depth: u32,
+    /// The best root moves so far, best first (as [`SearchResult::lines`]).
+    pub lines: Vec<Line>,
+    /// Time since the search began.
+    pub elapsed: Duration,
+}
+
 /// One root move of a search, with its value for the mover and its expected line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Line {
@@ -200,6 +212,22 @@ impl Searcher {
         stop: &AtomicBool,
         multipv: usize,
     ) -> SearchResult {
+        self.think_observed(board, rule, me, limits, stop, multipv, &mut |_| {})
+    }
+
+    /// Like [`Searcher::think_lines`], telling `observe` what the main thread knows after
+    /// each completed iteration. The observer only watches: the search is the same.
+    #[allow(clippy::too_many_arguments)] // `think_lines`'s, plus the observer
+    pub fn think_observed(
+        &mut self,
+        board: &Board,
+        rule: Rule,
+        me: Color,
+        limits: &Limits,
+        stop: &AtomicBool,
+        multipv: usize,
+        observe: &mut dyn FnMut(&Progress),
+    ) -> SearchResult {
         let start = Instant::now();
         self.prepare(rule);
         self.tt.new_search();
@@ -286,25 +314,17 @@ impl Searcher {
                     let plan = &plan;
                     scope.spawn(move || {
                         let mut tree = Tree::new(pb, tt, eval, limits, helpers_stop);
-                        iterate(&mut tree, plan, 1 + (id % 2) as i32, false);
+                        iterate(&mut tree, plan, 1 + (id % 2) as i32, None);
                         tree.nodes
                     })
                 })
                 .collect();
             let mut tree = Tree::new(pb, tt, eval, limits, stop);
             tree.nodes = vcf_nodes;
-            let (lines, depth) = iterate(&mut tree, &plan, 1, true);
+            let (lines, depth) = iterate(&mut tree, &plan, 1, Some(observe));
             helpers_stop.store(true, Ordering::Relaxed);
             let helper_nodes: u64 = helpers.into_iter().map(|h| h.join().unwrap_or(0)).sum();
-            let lines: Vec<Line> = lines
-                .iter()
-                .map(|l| Line {
-                    mv: tree.pb.pos(l.pv[0]),
-                    score: l.score,
-                    pv: l.pv.iter().map(|&i| tree.pb.pos(i)).collect(),
-                })
-                .collect();
-            (lines, depth, tree.nodes + helper_nodes)
+            (lines_at(&tree.pb, &lines), depth, tree.nodes + helper_nodes)
         });
         let Some(first) = lines.first() else {
             let pb = PatternBoard::new(board, rule);
@@ -386,16 +406,29 @@ struct RootLine {
     pv: Vec<Idx>,
 }
 
+/// Root lines in board cells.
+fn lines_at(pb: &PatternBoard, lines: &[RootLine]) -> Vec<Line> {
+    lines
+        .iter()
+        .map(|l| Line {
+            mv: pb.pos(l.pv[0]),
+            score: l.score,
+            pv: l.pv.iter().map(|&i| pb.pos(i)).collect(),
+        })
+        .collect()
+}
+
 /// Iterative deepening from `first_depth`: each depth searches the `multipv` best root
 /// moves in turn (each with the ones before it excluded), until a limit, a mate within the
-/// horizon, or (for the main thread) the clock says stop. Returns the lines of the last
-/// completed depth, best first, and that depth.
+/// horizon, or (for the main thread, the one with an observer) the clock says stop.
+/// Returns the lines of the last completed depth, best first, and that depth.
 fn iterate(
     tree: &mut Tree<'_>,
     plan: &Plan<'_>,
     first_depth: i32,
-    main: bool,
+    mut observe: Option<&mut dyn FnMut(&Progress)>,
 ) -> (Vec<RootLine>, u32) {
+    let main = observe.is_some();
     let mut lines: Vec<RootLine> = Vec::new();
     let mut completed = 0;
     let mut clock = Clock::new(plan.start, plan.limits);
@@ -445,6 +478,13 @@ fn iterate(
             tree.pb.pos(best.pv[0]),
             plan.start.elapsed()
         );
+        if let Some(observe) = observe.as_mut() {
+            observe(&Progress {
+                depth: completed,
+                lines: lines_at(&tree.pb, &lines),
+                elapsed: plan.start.elapsed(),
+            });
+        }
         clock.completed(depth, best.pv[0], best.score);
         if best.score.abs() >= WIN_MIN && (WIN - best.score.abs()) <= depth && plan.multipv == 1 {
             // A mate within the horizon: deeper iterations cannot change it.
