@@ -1,7 +1,11 @@
 //! What the engine says, and the one place that writes it to stdout.
 //!
-//! Every reply is a single answer line, optionally preceded by one `MESSAGE` line (only
-//! before a move, where every manager skips it): the level's [`Report`], written here.
+//! Every reply is a single answer line, optionally preceded by `MESSAGE` lines (only
+//! before a move, where every manager skips them): the level's [`Report`], written here,
+//! one line more per line of a `YXNBEST` search, and, when Yixin-Board asked for them
+//! (`INFO show_detail`), the realtime lines a search writes as it deepens
+//! ([`Replies::progress`]). One reply is two `MESSAGE` lines and nothing else: the
+//! `YXSHOWINFO` limits, which only Yixin-Board asks for and reads as they come.
 //! Lines end in `\n` only (liskvork rejects a `\r`) and are flushed one by one, since
 //! managers wait for each answer. Free text is flattened onto one line, so no reply can
 //! ever turn into two answers.
@@ -12,6 +16,7 @@ use std::io::Write;
 use super::session::SessionError;
 use crate::board::Pos;
 use crate::levels::Report;
+use crate::search::{Progress, mate_in};
 
 /// One answer to one request.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,8 +32,15 @@ pub enum Reply {
         notice: Option<String>,
         report: Option<Report>,
     },
-    /// Several stones on one line (the swap2 opening).
+    /// Several stones on one line (the swap2 opening, a balancing pair).
     Stones(Vec<Pos>),
+    /// `SWAP`: in swap2, take black.
+    Swap,
+    /// `YXSHOWINFO`: the most threads, and log2 of the largest table in KiB.
+    ShowInfo {
+        max_threads: usize,
+        max_hash_log2: u32,
+    },
     /// The `ABOUT` line.
     About,
     /// `YXSHOWFORBID`: black's forbidden points.
@@ -57,9 +69,28 @@ impl Reply {
                 if !parts.is_empty() {
                     lines.push(format!("MESSAGE {}", one_line(&parts.join("; "))));
                 }
+                if let Some(r) = report.as_ref().filter(|r| r.search.lines.len() > 1) {
+                    lines.extend(r.search.lines.iter().enumerate().map(|(k, line)| {
+                        let pv: Vec<String> = line.pv.iter().map(Pos::to_string).collect();
+                        format!(
+                            "MESSAGE ({}) eval {} pv {}",
+                            k + 1,
+                            eval_text(line.score),
+                            pv.join(" ")
+                        )
+                    }));
+                }
                 lines.push(pos.to_string());
                 lines
             }
+            Reply::Swap => vec!["SWAP".into()],
+            Reply::ShowInfo {
+                max_threads,
+                max_hash_log2,
+            } => vec![
+                format!("MESSAGE INFO MAX_THREAD_NUM {max_threads}"),
+                format!("MESSAGE INFO MAX_HASH_SIZE {max_hash_log2}"),
+            ],
             Reply::Stones(stones) => {
                 let text: Vec<String> = stones.iter().map(Pos::to_string).collect();
                 vec![text.join(" ")]
@@ -88,15 +119,11 @@ fn report_text(report: &Report) -> String {
     if let Some(strength) = report.strength {
         let _ = write!(text, "strength {strength} ");
     }
-    let eval = match r.mate_in() {
-        Some(n) if n > 0 => format!("+M{n}"),
-        Some(n) => format!("-M{}", -n),
-        None => r.score.to_string(),
-    };
     let _ = write!(
         text,
-        "depth {} eval {eval} nodes {} speed {}k/s time {}ms pv",
+        "depth {} eval {} nodes {} speed {}k/s time {}ms pv",
         r.depth,
+        eval_text(r.score),
         r.nodes,
         r.speed() / 1000,
         r.elapsed.as_millis()
@@ -108,6 +135,30 @@ fn report_text(report: &Report) -> String {
         let _ = write!(text, " pick {pick}");
     }
     text
+}
+
+/// A score as reports show it: `+M<n>`/`-M<n>` for a win/loss in n plies.
+fn eval_text(score: i32) -> String {
+    match mate_in(score) {
+        Some(n) if n > 0 => format!("+M{n}"),
+        Some(n) => format!("-M{}", -n),
+        None => score.to_string(),
+    }
+}
+
+/// The realtime lines Yixin-Board reads after an iteration, as Rapfi writes them: clear
+/// the marks of the moves being searched, mark each line proved lost, mark the best move.
+fn realtime_lines(progress: &Progress) -> Vec<String> {
+    let mut lines = vec!["MESSAGE REALTIME REFRESH".to_string()];
+    for line in &progress.lines {
+        if mate_in(line.score).is_some_and(|n| n < 0) {
+            lines.push(format!("MESSAGE REALTIME LOST {}", line.mv));
+        }
+    }
+    if let Some(best) = progress.lines.first() {
+        lines.push(format!("MESSAGE REALTIME BEST {}", best.mv));
+    }
+    lines
 }
 
 /// `text` with control characters (line breaks included) turned into spaces, trimmed.
@@ -139,10 +190,22 @@ impl<W: Write> Replies<W> {
     /// logged: nobody is left to tell, and the engine leaves at end of input anyway.
     pub fn send(&mut self, reply: &Reply) {
         for line in reply.lines() {
-            log::debug!("> {line}");
-            if let Err(e) = writeln!(self.out, "{line}").and_then(|()| self.out.flush()) {
-                log::warn!("cannot write a reply: {e}");
-            }
+            self.write(&line);
+        }
+    }
+
+    /// Writes the realtime lines of a search's `progress` (only while a move is being
+    /// searched, so they come before its answer).
+    pub fn progress(&mut self, progress: &Progress) {
+        for line in realtime_lines(progress) {
+            self.write(&line);
+        }
+    }
+
+    fn write(&mut self, line: &str) {
+        log::debug!("> {line}");
+        if let Err(e) = writeln!(self.out, "{line}").and_then(|()| self.out.flush()) {
+            log::warn!("cannot write a reply: {e}");
         }
     }
 

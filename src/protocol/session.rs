@@ -17,10 +17,12 @@ use super::reader::{Message, StopControl};
 use super::reply::{Replies, Reply};
 use crate::board::{Board, BoardError, Color, Pos};
 use crate::eval::Evaluator;
-use crate::levels::{Context, Level, Strength};
+use crate::levels::{Context, Level, Report, Strength};
+use crate::limits::Limits;
+use crate::opening::{Judge, Swap2};
 use crate::rng::Rng;
 use crate::rules::{Rule, renju};
-use crate::search::{self, Searcher};
+use crate::search::{self, Progress, Searcher};
 use crate::timeman::{self, TimeControl};
 
 /// Why a request was refused: what `ERROR` answers. The session is unchanged after any.
@@ -42,6 +44,8 @@ pub enum SessionError {
     BoardFull,
     /// `SWAP2BOARD` with a stone count of no swap2 step.
     Swap2Stones(usize),
+    /// A balancing request on a board with no candidate for the stones it asks for.
+    NothingToBalance { stones: usize },
 }
 
 impl fmt::Display for SessionError {
@@ -62,6 +66,9 @@ impl fmt::Display for SessionError {
             SessionError::BoardFull => f.write_str("the board is full: there is no move to make"),
             SessionError::Swap2Stones(n) => {
                 write!(f, "SWAP2BOARD needs 0, 3 or 5 stones, got {n}")
+            }
+            SessionError::NothingToBalance { stones } => {
+                write!(f, "no candidate move to place {stones} balancing stone(s)")
             }
         }
     }
@@ -88,6 +95,16 @@ struct Settings {
     max_nodes: Option<u64>,
     /// `INFO max_memory` in bytes (0: no limit), kept for the search's tables.
     max_memory: u64,
+    /// `INFO hash_size` in bytes (0: as `max_memory` allows).
+    hash_bytes: u64,
+    /// `INFO show_detail` asked for the realtime lines.
+    realtime: bool,
+}
+
+impl Settings {
+    fn table_bytes(&self) -> usize {
+        search::table_bytes(self.max_memory, self.hash_bytes)
+    }
 }
 
 /// One game.
@@ -124,8 +141,10 @@ impl<W: Write> Session<W> {
             max_depth: None,
             max_nodes: None,
             max_memory: 0,
+            hash_bytes: 0,
+            realtime: false,
         };
-        let mut searcher = Searcher::new(search::table_bytes(0));
+        let mut searcher = Searcher::new(settings.table_bytes());
         searcher.set_evaluator(options.evaluator);
         Session {
             out: Replies::new(out),
@@ -250,6 +269,12 @@ impl<W: Write> Session<W> {
                 self.searcher.clear();
                 Ok(None)
             }
+            Command::ShowInfo => Ok(Some(Reply::ShowInfo {
+                max_threads: search::MAX_THREADS,
+                max_hash_log2: (search::MAX_TT_BYTES >> 10).ilog2(),
+            })),
+            Command::NBest(n) => self.nbest(n, seq, received).map(Some),
+            Command::Balance { two, bias } => self.balance(two, bias, seq, received).map(Some),
             // The reader acts on these itself; they only arrive here from tests.
             Command::End | Command::Stop => Ok(None),
             Command::Unknown(word) => Ok(Some(Reply::Unknown(format!(
@@ -298,11 +323,17 @@ impl<W: Write> Session<W> {
             Info::TimeoutMatch(ms) => s.time.set_timeout_match(ms),
             Info::TimeLeft(ms) => s.time.set_time_left(ms),
             Info::MaxMemory(bytes) => {
-                if search::table_bytes(bytes) != search::table_bytes(s.max_memory) {
-                    self.searcher.resize(search::table_bytes(bytes));
-                }
+                let before = s.table_bytes();
                 s.max_memory = bytes;
+                self.resize_table(before);
             }
+            Info::HashSize(kib) => {
+                let before = s.table_bytes();
+                s.hash_bytes = kib.saturating_mul(1024);
+                self.resize_table(before);
+            }
+            Info::Threads(n) => self.searcher.set_threads(n),
+            Info::ShowDetail { realtime } => s.realtime = realtime,
             Info::Rule(rule) => {
                 s.rule = rule;
                 // The rule's tables are built now rather than on the move's clock.
@@ -328,6 +359,16 @@ impl<W: Write> Session<W> {
         }
     }
 
+    /// A new table when the settings now give it another size than `before` (INFO comes
+    /// between searches, so no search holds the old one).
+    fn resize_table(&mut self, before: usize) {
+        let bytes = self.settings.table_bytes();
+        if bytes != before {
+            log::info!("table resized to {bytes} bytes");
+            self.searcher.resize(bytes);
+        }
+    }
+
     /// Lets the level choose our move, plays it and returns the reply. Needs a game whose
     /// colour to move is set and an empty square (every caller checks this first).
     fn think(&mut self, seq: u64, received: Instant) -> Result<Reply, SessionError> {
@@ -337,26 +378,25 @@ impl<W: Write> Session<W> {
             stop,
             searcher,
             notice,
-            ..
+            out,
         } = self;
         let game = game.as_mut().ok_or(SessionError::NoGame)?;
         let me = game.me.unwrap_or_else(|| game.board.to_move());
         if game.board.empty_cells().next().is_none() {
             return Err(SessionError::BoardFull);
         }
-        let origin = timeman::clock_start(received, game.start.take());
-        let limits = settings
-            .time
-            .limits(origin, settings.max_depth, settings.max_nodes);
-        let stop = stop.arm(seq);
+        let (origin, limits) = clock(settings, game, received);
+        let stop: &StopControl = stop;
+        let mut show = realtime(out, stop, settings.realtime);
         let mut ctx = Context {
             rule: settings.rule,
             me,
             limits,
-            stop,
+            stop: stop.arm(seq),
             rng: &mut game.rng,
             searcher,
             strength: settings.strength,
+            observe: Some(&mut show),
         };
         let choice = settings.level.choose(&mut game.board, &mut ctx);
         let pos = if game.board.is_empty_at(choice.pos) {
@@ -387,15 +427,117 @@ impl<W: Write> Session<W> {
         })
     }
 
-    /// `SWAP2BOARD`: with no stones, place the opening three; with three or five, stay with
-    /// white and play its next stone (a swap2 answer every manager accepts).
+    /// `YXNBEST n`: master's full search of the `n` best moves; the best is played and
+    /// answered, every line reported before it. The level plays no part: this is
+    /// analysis.
+    fn nbest(&mut self, n: usize, seq: u64, received: Instant) -> Result<Reply, SessionError> {
+        let Session {
+            settings,
+            game,
+            stop,
+            searcher,
+            notice,
+            out,
+        } = self;
+        let game = game.as_mut().ok_or(SessionError::NoGame)?;
+        let me = game.me.unwrap_or_else(|| game.board.to_move());
+        if game.board.empty_cells().next().is_none() {
+            return Err(SessionError::BoardFull);
+        }
+        let (origin, limits) = clock(settings, game, received);
+        let stop: &StopControl = stop;
+        let mut show = realtime(out, stop, settings.realtime);
+        let result = searcher.think_observed(
+            &game.board,
+            settings.rule,
+            me,
+            &limits,
+            stop.arm(seq),
+            n,
+            &mut show,
+        );
+        let pos = result.best;
+        game.board.place(pos, me)?;
+        game.me = Some(me);
+        settings.time.record(origin.elapsed());
+        Ok(Reply::Move {
+            pos,
+            notice: notice.take(),
+            report: Some(Report {
+                search: result,
+                strength: None,
+                pick: None,
+            }),
+        })
+    }
+
+    /// `YXBALANCEONE`/`YXBALANCETWO`: the stone for the side to move (and, with `two`, the
+    /// opponent's reply) that leaves the side that placed last the value nearest `bias`;
+    /// the stones are placed and answered on one line.
+    fn balance(
+        &mut self,
+        two: bool,
+        bias: i32,
+        seq: u64,
+        received: Instant,
+    ) -> Result<Reply, SessionError> {
+        let Session {
+            settings,
+            game,
+            stop,
+            searcher,
+            ..
+        } = self;
+        let game = game.as_mut().ok_or(SessionError::NoGame)?;
+        let me = game.me.unwrap_or_else(|| game.board.to_move());
+        let stones = if two { 2 } else { 1 };
+        let (origin, limits) = clock(settings, game, received);
+        let mut judge = Judge {
+            searcher,
+            rule: settings.rule,
+            limits,
+            stop: stop.arm(seq),
+        };
+        let found = if two {
+            judge.balance_two(&game.board, me, bias)
+        } else {
+            judge.balance_one(&game.board, me, bias)
+        }
+        .filter(|b| b.stones.len() == stones)
+        .ok_or(SessionError::NothingToBalance { stones })?;
+        for (&p, color) in found.stones.iter().zip([me, me.opponent()]) {
+            game.board.place(p, color)?;
+        }
+        game.me = Some(me);
+        settings.time.record(origin.elapsed());
+        log::info!(
+            "balanced by {:?}: value {} at depth {}",
+            found.stones,
+            found.value,
+            found.depth
+        );
+        Ok(Reply::Stones(found.stones))
+    }
+
+    /// `SWAP2BOARD`, judged by the search ([`crate::opening`]): with no stones, place the
+    /// opening three; with three, take black (`SWAP`), stay with white and play its stone,
+    /// or place two more; with five, take black or stay with white. The level bounds how
+    /// deep it judges.
     fn swap2(
         &mut self,
         coords: &[Coord],
         seq: u64,
         received: Instant,
     ) -> Result<Reply, SessionError> {
-        let game = self.game_mut()?;
+        let Session {
+            settings,
+            game,
+            stop,
+            searcher,
+            notice,
+            ..
+        } = self;
+        let game = game.as_mut().ok_or(SessionError::NoGame)?;
         if !matches!(coords.len(), 0 | 3 | 5) {
             return Err(SessionError::Swap2Stones(coords.len()));
         }
@@ -407,27 +549,103 @@ impl<W: Write> Session<W> {
             let p = empty_cell(&board, *c)?;
             board.place(p, color)?;
         }
-        if coords.is_empty() {
-            let opening = swap2_opening(&board);
-            for (&p, color) in opening
-                .iter()
-                .zip([Color::Black, Color::White, Color::Black])
-            {
-                board.place(p, color)?;
+        let (origin, mut limits) = clock(settings, game, received);
+        let cap = settings.level.judging_depth(settings.strength);
+        limits.max_depth = match (limits.max_depth, cap) {
+            (Some(d), Some(c)) => Some(d.min(c)),
+            (d, c) => d.or(c),
+        };
+        let mut judge = Judge {
+            searcher,
+            rule: settings.rule,
+            limits,
+            stop: stop.arm(seq),
+        };
+        let decision = match coords.len() {
+            0 => {
+                let opening = judge
+                    .opening_three(&board, &mut game.rng)
+                    .unwrap_or_else(|| swap2_opening(&board));
+                for (&p, color) in opening
+                    .iter()
+                    .zip([Color::Black, Color::White, Color::Black])
+                {
+                    board.place(p, color)?;
+                }
+                None
             }
-            game.board = board;
-            game.me = None;
-            Ok(Reply::Stones(opening.to_vec()))
-        } else {
-            game.board = board;
-            game.me = Some(Color::White);
-            self.think(seq, received)
+            3 => judge.after_three(&board),
+            _ => Some(judge.after_five(&board)),
+        };
+        settings.time.record(origin.elapsed());
+        log::info!("swap2 with {} stones: {decision:?}", coords.len());
+        let (reply, me) = match decision {
+            None => (
+                Reply::Stones(
+                    board.history()[coords.len()..]
+                        .iter()
+                        .map(|&(p, _)| p)
+                        .collect(),
+                ),
+                None,
+            ),
+            Some(Swap2::TakeBlack) => (Reply::Swap, Some(Color::Black)),
+            Some(Swap2::Stay(p)) => {
+                let p = if board.is_empty_at(p) {
+                    p
+                } else {
+                    board.empty_cells().next().ok_or(SessionError::BoardFull)?
+                };
+                board.place(p, Color::White)?;
+                let reply = Reply::Move {
+                    pos: p,
+                    notice: notice.take(),
+                    report: None,
+                };
+                (reply, Some(Color::White))
+            }
+            Some(Swap2::AddTwo(w, b)) => {
+                board.place(w, Color::White)?;
+                board.place(b, Color::Black)?;
+                (Reply::Stones(vec![w, b]), None)
+            }
+        };
+        game.board = board;
+        game.me = me;
+        Ok(reply)
+    }
+}
+
+/// The clock of a request that searches: when it started (the game's first request
+/// carries the time since START) and the limits the settings give it.
+fn clock(settings: &Settings, game: &mut Game, received: Instant) -> (Instant, Limits) {
+    let origin = timeman::clock_start(received, game.start.take());
+    let limits = settings
+        .time
+        .limits(origin, settings.max_depth, settings.max_nodes);
+    (origin, limits)
+}
+
+/// The least depth whose progress is shown: shallower iterations come too fast to be worth
+/// a line (Rapfi's threshold).
+const REALTIME_MIN_DEPTH: u32 = 8;
+
+/// The observer of a search that writes its realtime lines when `on`, until END is read
+/// (nothing may follow END).
+fn realtime<'a, W: Write>(
+    out: &'a mut Replies<W>,
+    stop: &'a StopControl,
+    on: bool,
+) -> impl FnMut(&Progress) + 'a {
+    move |progress| {
+        if on && progress.depth >= REALTIME_MIN_DEPTH && !stop.ended() {
+            out.progress(progress);
         }
     }
 }
 
-/// The opening three stones (black, white, black) around the centre: a quiet, balanced
-/// shape. The offsets stay inside even a 5x5 board.
+/// The opening three stones (black, white, black) around the centre, when the judged
+/// opening finds no cell: a quiet shape whose offsets stay inside even a 5x5 board.
 fn swap2_opening(board: &Board) -> [Pos; 3] {
     let c = board.center();
     [c, Pos::new(c.x + 1, c.y - 1), Pos::new(c.x - 1, c.y + 2)]
@@ -665,28 +883,122 @@ mod tests {
     }
 
     #[test]
-    fn swap2_opens_with_three_distinct_stones_and_answers_later_steps_with_one() {
-        let (_, out) = run(&[
+    fn swap2_answers_each_step_with_the_judged_choice_and_keeps_the_game() {
+        let (s, out) = run(&["START 15", "SWAP2BOARD"]);
+        let opening: Vec<&str> = out.lines().nth(1).unwrap().split(' ').collect();
+        assert_eq!(opening.len(), 3, "{out}");
+        assert_eq!(board(&s).history().len(), 3);
+        // Black's two stones side by side in the centre, white's in a corner: take black.
+        let (s, out) = run(&["START 15", "SWAP2BOARD\n7,7\n0,14\n8,7"]);
+        assert_eq!(out.lines().nth(1), Some("SWAP"), "{out}");
+        assert_eq!(s.game.as_ref().unwrap().me, Some(Color::Black));
+        assert_eq!(board(&s).history().len(), 3);
+        // Black's stones in corners, white's in the centre: stay and play white's stone.
+        let (s, out) = run(&["START 15", "SWAP2BOARD\n0,0\n7,7\n14,14"]);
+        let answer = out.lines().nth(1).unwrap();
+        assert_eq!(answer.split(',').count(), 2, "{out}");
+        assert_eq!(s.game.as_ref().unwrap().me, Some(Color::White));
+        assert_eq!(
+            board(&s).last_move().map(|(p, c)| (p.to_string(), c)),
+            Some((answer.to_string(), Color::White))
+        );
+        // After five: black's open three, take black; a later BOARD goes on as usual.
+        let (s, out) = run(&[
             "START 15",
-            "SWAP2BOARD",
-            "SWAP2BOARD\n7,7\n8,7\n9,9",
+            "SWAP2BOARD\n7,7\n0,14\n8,7\n14,0\n9,7",
             "SWAP2BOARD\n7,7\n8,7",
+            "BOARD\n7,7,1\n0,14,2\n8,7,1\n14,0,2\n9,7,1\n6,7,2",
         ]);
         let lines: Vec<&str> = out.lines().collect();
-        let opening: Vec<&str> = lines[1].split(' ').collect();
-        assert_eq!(opening.len(), 3);
-        assert!(opening.iter().all(|s| s.contains(',')));
-        assert_eq!(lines[2].split(' ').count(), 1);
-        assert!(!["7,7", "8,7", "9,9"].contains(&lines[2]));
-        assert!(lines[3].starts_with("ERROR "));
-        // The opening fits the smallest board.
-        let small = Board::new(5, 5).unwrap();
-        let stones = swap2_opening(&small);
+        assert_eq!(lines[1], "SWAP", "{out}");
+        assert!(lines[2].starts_with("ERROR "), "{out}");
+        assert_eq!(lines.len(), 4, "{out}");
+        assert_eq!(board(&s).history().len(), 7);
+    }
+
+    #[test]
+    fn nbest_reports_each_line_and_plays_the_best() {
+        let (s, out) = run(&[
+            "START 15",
+            "INFO max_depth 3",
+            "YXBOARD\n7,7,2\n8,8,1",
+            "YXNBEST 3",
+        ]);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 6, "{out}");
+        assert!(lines[1].starts_with("MESSAGE depth 3 "), "{out}");
+        for (k, line) in lines[2..5].iter().enumerate() {
+            assert!(
+                line.starts_with(&format!("MESSAGE ({}) eval ", k + 1)),
+                "{out}"
+            );
+        }
+        // The answer is the first line's move, and it is on the board now.
+        let best = lines[2]
+            .split(" pv ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap();
+        assert_eq!(lines[5], best);
+        assert_eq!(board(&s).history().len(), 3);
+    }
+
+    #[test]
+    fn balancing_places_one_or_two_stones_and_answers_them_on_one_line() {
+        let (s, out) = run(&[
+            "START 15",
+            "INFO max_depth 2",
+            "YXBOARD\n7,7,2\n8,8,1",
+            "YXBALANCEONE",
+            "YXBOARD\n7,7,2\n8,8,1",
+            "YXBALANCETWO 50",
+            "YXBALANCEONE x",
+        ]);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 4, "{out}");
+        assert_eq!(lines[1].split(' ').count(), 1, "{out}");
+        assert_eq!(lines[2].split(' ').count(), 2, "{out}");
         assert!(
-            stones
-                .iter()
-                .all(|p| small.pos(p.x.into(), p.y.into()).is_some())
+            lines[3].starts_with("ERROR YXBALANCEONE expects a number"),
+            "{out}"
         );
+        let history = board(&s).history();
+        assert_eq!(history.len(), 4);
+        // Black (to move) placed first, white second.
+        assert_eq!((history[2].1, history[3].1), (Color::Black, Color::White));
+    }
+
+    #[test]
+    fn yixin_settings_size_the_table_and_set_the_threads_and_showinfo_tells_their_limits() {
+        let (s, out) = run(&[
+            "YXSHOWINFO",
+            "INFO hash_size 1024",
+            "INFO thread_num 3",
+            "INFO show_detail 1",
+            "INFO caution_factor 4",
+        ]);
+        assert_eq!(
+            out,
+            "MESSAGE INFO MAX_THREAD_NUM 64\nMESSAGE INFO MAX_HASH_SIZE 22\n"
+        );
+        assert!(s.searcher.tt_bytes() <= 1 << 20 && s.searcher.tt_bytes() > 1 << 19);
+        assert_eq!(s.searcher.threads(), 3);
+        assert!(s.settings.realtime);
+        // A memory limit below the wish wins; a hash size of 0 gives the limit's size back.
+        let (s, _) = run(&["INFO hash_size 1048576", "INFO max_memory 100000000"]);
+        assert_eq!(
+            s.settings.table_bytes(),
+            search::table_bytes(100_000_000, 0)
+        );
+        let (s, _) = run(&[
+            "INFO hash_size 1024",
+            "INFO hash_size 0",
+            "INFO show_detail 9",
+        ]);
+        assert_eq!(s.settings.table_bytes(), search::DEFAULT_TT_BYTES);
+        assert!(!s.settings.realtime);
     }
 
     #[test]

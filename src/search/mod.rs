@@ -44,19 +44,41 @@ const ASPIRATION: i32 = 40;
 /// the Gomocup judge the unique set size of the process tree).
 const RESERVED_BYTES: u64 = 48 << 20;
 /// The largest table Hoshi allocates, whatever the limit.
-const MAX_TT_BYTES: u64 = 4 << 30;
+pub const MAX_TT_BYTES: u64 = 4 << 30;
 
 /// The table size for a process limited to `max_memory` bytes (`INFO max_memory`; 0 means
-/// no limit): what is left after [`RESERVED_BYTES`], so the whole process stays under the
-/// limit, or [`DEFAULT_TT_BYTES`] without one. [`Searcher::new`] rounds it down further
-/// to a power of two of entries.
+/// no limit) whose table was asked to take `wanted` bytes (`INFO hash_size`; 0: no
+/// wish): the wish, within what the limit leaves after [`RESERVED_BYTES`] so that the
+/// whole process stays under it; without a wish, all that the limit leaves, or
+/// [`DEFAULT_TT_BYTES`] without a limit. [`Searcher::new`] rounds it down further to a
+/// power of two of entries.
 #[must_use]
-pub fn table_bytes(max_memory: u64) -> usize {
-    if max_memory == 0 {
-        return DEFAULT_TT_BYTES;
-    }
-    let bytes = max_memory.saturating_sub(RESERVED_BYTES).min(MAX_TT_BYTES);
+pub fn table_bytes(max_memory: u64, wanted: u64) -> usize {
+    let wish = match (wanted, max_memory) {
+        (0, 0) => DEFAULT_TT_BYTES as u64,
+        (0, _) => u64::MAX,
+        (w, _) => w,
+    };
+    let allowed = if max_memory == 0 {
+        u64::MAX
+    } else {
+        max_memory.saturating_sub(RESERVED_BYTES)
+    };
+    let bytes = wish.min(allowed).min(MAX_TT_BYTES);
     usize::try_from(bytes).unwrap_or(usize::MAX)
+}
+
+/// Plies until the game ends by five for a search score: positive when the side it
+/// scores wins, negative when it loses, `None` when the score is no mate.
+#[must_use]
+pub fn mate_in(score: i32) -> Option<i32> {
+    if score >= WIN_MIN {
+        Some(WIN - score)
+    } else if score <= -WIN_MIN {
+        Some(-(WIN + score))
+    } else {
+        None
+    }
 }
 
 /// The answer of one search (`protocol::reply` writes it as a `MESSAGE` line).
@@ -104,13 +126,7 @@ impl SearchResult {
     /// loses, `None` when the score is no mate.
     #[must_use]
     pub fn mate_in(&self) -> Option<i32> {
-        if self.score >= WIN_MIN {
-            Some(WIN - self.score)
-        } else if self.score <= -WIN_MIN {
-            Some(-(WIN + self.score))
-        } else {
-            None
-        }
+        mate_in(self.score)
     }
 
     /// Nodes per second.
@@ -157,6 +173,12 @@ impl Searcher {
     /// deterministic; more are faster but their moves depend on timing.
     pub fn set_threads(&mut self, n: usize) {
         self.threads = n.clamp(1, MAX_THREADS);
+    }
+
+    /// Search threads, the caller's included.
+    #[must_use]
+    pub fn threads(&self) -> usize {
+        self.threads
     }
 
     /// Bytes taken by the table.
@@ -608,6 +630,21 @@ mod tests {
             max_depth: Some(d),
             ..Limits::default()
         }
+    }
+
+    #[test]
+    fn the_table_takes_the_wish_within_the_memory_limit() {
+        const MB: u64 = 1 << 20;
+        let mb = |n: u64| usize::try_from(n * MB).unwrap();
+        assert_eq!(table_bytes(0, 0), DEFAULT_TT_BYTES);
+        assert_eq!(table_bytes(350 * MB, 0), mb(350) - mb(48));
+        assert_eq!(table_bytes(0, 16 * MB), mb(16));
+        assert_eq!(table_bytes(100 * MB, 1 << 40), mb(52));
+        assert_eq!(
+            table_bytes(0, 1 << 40),
+            usize::try_from(MAX_TT_BYTES).unwrap()
+        );
+        assert_eq!(table_bytes(10 * MB, 0), 0);
     }
 
     #[test]
