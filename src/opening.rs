@@ -13,7 +13,7 @@ use crate::board::{Board, Color, Pos};
 use crate::limits::Limits;
 use crate::rng::Rng;
 use crate::rules::Rule;
-use crate::search::Searcher;
+use crate::search::{SearchResult, Searcher};
 
 /// Candidate stones judged when one stone balances a position.
 const BALANCE_ONE_TRIED: usize = 24;
@@ -28,7 +28,7 @@ const MAX_BALANCE_DEPTH: u32 = 12;
 pub const CLEAR_ADVANTAGE: i32 = 400;
 /// Swap2's first three stones: the third is picked among the stones this close (in value)
 /// to the most balanced one, so that openings vary by seed.
-const OPENING_WINDOW: i64 = 20;
+const OPENING_WINDOW: i64 = 50;
 
 /// Stones that balance a position, in the order they are placed, and the value they leave
 /// for the side that placed the last of them.
@@ -165,25 +165,26 @@ impl Judge<'_> {
 
     /// Swap2's second step, white to move after three stones: take black when black is
     /// clearly better, stay with white when white is, else place two stones that keep the
-    /// balance. `None` on a board with no move.
-    pub fn after_three(&mut self, board: &Board) -> Option<Swap2> {
+    /// balance. Needs an empty cell (white's stone is the search's move).
+    pub fn after_three(&mut self, board: &Board) -> Swap2 {
         let first = share(&self.limits, 2);
         let result = self.search(board, Color::White, &first);
         if result.score <= -CLEAR_ADVANTAGE {
-            return Some(Swap2::TakeBlack);
+            return Swap2::TakeBlack;
         }
         if result.score >= CLEAR_ADVANTAGE || self.limits.should_stop(self.stop) {
-            return Some(Swap2::Stay(result.best));
+            return Swap2::Stay(result.best);
         }
         let limits = self.limits;
         match self.balance_two_within(board, Color::White, 0, &limits) {
-            Some(b) if b.stones.len() == 2 => Some(Swap2::AddTwo(b.stones[0], b.stones[1])),
-            _ => Some(Swap2::Stay(result.best)),
+            Some(b) if b.stones.len() == 2 => Swap2::AddTwo(b.stones[0], b.stones[1]),
+            _ => Swap2::Stay(result.best),
         }
     }
 
     /// Swap2's third step, white to move after five stones: take black when white's value
-    /// is below zero, else stay with white and play the search's move.
+    /// is below zero, else stay with white and play the search's move. Needs an empty
+    /// cell.
     pub fn after_five(&mut self, board: &Board) -> Swap2 {
         let limits = self.limits;
         let result = self.search(board, Color::White, &limits);
@@ -194,7 +195,7 @@ impl Judge<'_> {
         }
     }
 
-    fn search(&mut self, board: &Board, me: Color, limits: &Limits) -> crate::search::SearchResult {
+    fn search(&mut self, board: &Board, me: Color, limits: &Limits) -> SearchResult {
         self.searcher.think(board, self.rule, me, limits, self.stop)
     }
 
@@ -297,20 +298,17 @@ mod tests {
     fn after_three_takes_black_stays_white_or_adds_two_as_the_value_says() {
         // Two black stones side by side in the centre, white's far in a corner.
         let black_ahead = board(&[(7, 7), (8, 7)], &[(0, 14)]);
-        assert_eq!(
-            judged(4, |j| j.after_three(&black_ahead)),
-            Some(Swap2::TakeBlack)
-        );
+        assert_eq!(judged(4, |j| j.after_three(&black_ahead)), Swap2::TakeBlack);
         // Black's stones in two corners, white's in the centre.
         let white_ahead = board(&[(0, 0), (14, 14)], &[(7, 7)]);
-        let Some(Swap2::Stay(p)) = judged(4, |j| j.after_three(&white_ahead)) else {
+        let Swap2::Stay(p) = judged(4, |j| j.after_three(&white_ahead)) else {
             panic!("white should stay");
         };
         assert!(white_ahead.is_empty_at(p));
         // A close opening: two more stones, which leave it close.
         let close = board(&[(7, 7), (9, 9)], &[(8, 7)]);
         assert!(white_value(&close, 4).abs() < CLEAR_ADVANTAGE);
-        let Some(Swap2::AddTwo(w, b)) = judged(3, |j| j.after_three(&close)) else {
+        let Swap2::AddTwo(w, b) = judged(3, |j| j.after_three(&close)) else {
             panic!("a close opening should get two more stones");
         };
         let mut five = close.clone();

@@ -505,9 +505,9 @@ impl<W: Write> Session<W> {
         }
         .filter(|b| b.stones.len() == stones)
         .ok_or(SessionError::NothingToBalance { stones })?;
-        for (&p, color) in found.stones.iter().zip([me, me.opponent()]) {
-            game.board.place(p, color)?;
-        }
+        let mut board = game.board.clone();
+        place_alternately(&mut board, &found.stones, me)?;
+        game.board = board;
         game.me = Some(me);
         settings.time.record(origin.elapsed());
         log::info!(
@@ -561,55 +561,37 @@ impl<W: Write> Session<W> {
             limits,
             stop: stop.arm(seq),
         };
-        let decision = match coords.len() {
-            0 => {
-                let opening = judge
-                    .opening_three(&board, &mut game.rng)
-                    .unwrap_or_else(|| swap2_opening(&board));
-                for (&p, color) in opening
-                    .iter()
-                    .zip([Color::Black, Color::White, Color::Black])
-                {
-                    board.place(p, color)?;
+        let (reply, me) = if coords.is_empty() {
+            let opening = judge
+                .opening_three(&board, &mut game.rng)
+                .unwrap_or_else(|| swap2_opening(&board));
+            place_alternately(&mut board, &opening, Color::Black)?;
+            (Reply::Stones(opening.to_vec()), None)
+        } else {
+            let decision = if coords.len() == 3 {
+                judge.after_three(&board)
+            } else {
+                judge.after_five(&board)
+            };
+            log::info!("swap2 after {} stones: {decision:?}", coords.len());
+            match decision {
+                Swap2::TakeBlack => (Reply::Swap, Some(Color::Black)),
+                Swap2::Stay(p) => {
+                    board.place(p, Color::White)?;
+                    let reply = Reply::Move {
+                        pos: p,
+                        notice: notice.take(),
+                        report: None,
+                    };
+                    (reply, Some(Color::White))
                 }
-                None
+                Swap2::AddTwo(w, b) => {
+                    place_alternately(&mut board, &[w, b], Color::White)?;
+                    (Reply::Stones(vec![w, b]), None)
+                }
             }
-            3 => judge.after_three(&board),
-            _ => Some(judge.after_five(&board)),
         };
         settings.time.record(origin.elapsed());
-        log::info!("swap2 with {} stones: {decision:?}", coords.len());
-        let (reply, me) = match decision {
-            None => (
-                Reply::Stones(
-                    board.history()[coords.len()..]
-                        .iter()
-                        .map(|&(p, _)| p)
-                        .collect(),
-                ),
-                None,
-            ),
-            Some(Swap2::TakeBlack) => (Reply::Swap, Some(Color::Black)),
-            Some(Swap2::Stay(p)) => {
-                let p = if board.is_empty_at(p) {
-                    p
-                } else {
-                    board.empty_cells().next().ok_or(SessionError::BoardFull)?
-                };
-                board.place(p, Color::White)?;
-                let reply = Reply::Move {
-                    pos: p,
-                    notice: notice.take(),
-                    report: None,
-                };
-                (reply, Some(Color::White))
-            }
-            Some(Swap2::AddTwo(w, b)) => {
-                board.place(w, Color::White)?;
-                board.place(b, Color::Black)?;
-                (Reply::Stones(vec![w, b]), None)
-            }
-        };
         game.board = board;
         game.me = me;
         Ok(reply)
@@ -642,6 +624,17 @@ fn realtime<'a, W: Write>(
             out.progress(progress);
         }
     }
+}
+
+/// Places `stones` in turn, the first for `first`.
+fn place_alternately(board: &mut Board, stones: &[Pos], first: Color) -> Result<(), BoardError> {
+    for (&p, color) in stones
+        .iter()
+        .zip([first, first.opponent()].into_iter().cycle())
+    {
+        board.place(p, color)?;
+    }
+    Ok(())
 }
 
 /// The opening three stones (black, white, black) around the centre, when the judged
