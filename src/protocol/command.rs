@@ -72,6 +72,9 @@ pub enum Command {
     ShowInfo,
     /// `YXNBEST n`: search the `n` best moves (at least one), answer the best, report all.
     NBest(usize),
+    /// `YXSWAP2STEP1`..`3`: Yixin's own swap2 dialogue with Yixin-Board, on the board the
+    /// last `YXBOARD` set (step 1 on an empty one).
+    YixinSwap2(u8),
     /// `YXBALANCEONE [bias]` / `YXBALANCETWO [bias]`: place one stone (or one for each side)
     /// that leaves the position balanced, or leaves `bias` to the side that placed last.
     Balance { two: bool, bias: i32 },
@@ -342,6 +345,9 @@ impl Command {
             "YXSHOWFORBID" => no_args().map(|()| Command::ShowForbid),
             "YXHASHCLEAR" => no_args().map(|()| Command::HashClear),
             "YXSHOWINFO" => no_args().map(|()| Command::ShowInfo),
+            "YXSWAP2STEP1" => no_args().map(|()| Command::YixinSwap2(1)),
+            "YXSWAP2STEP2" => no_args().map(|()| Command::YixinSwap2(2)),
+            "YXSWAP2STEP3" => no_args().map(|()| Command::YixinSwap2(3)),
             "YXNBEST" => {
                 let [n] = numbers(args, &upper, "YXNBEST 3")?;
                 let n = n.clamp(1, MAX_NBEST as i64);
@@ -735,6 +741,8 @@ mod tests {
         );
         assert!(parse("YXBALANCEONE 1,2").is_err());
         assert_eq!(parse("yxshowinfo"), Ok(Command::ShowInfo));
+        assert_eq!(parse("yxswap2step2"), Ok(Command::YixinSwap2(2)));
+        assert!(matches!(parse("YXSWAP2STEP4"), Ok(Command::Unknown(_))));
         assert!(parse("YXSHOWINFO 1").is_err());
     }
 

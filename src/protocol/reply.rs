@@ -4,8 +4,9 @@
 //! before a move, where every manager skips them): the level's [`Report`], written here,
 //! one line more per line of a `YXNBEST` search, and, when Yixin-Board asked for them
 //! (`INFO show_detail`), the realtime lines a search writes as it deepens
-//! ([`Replies::progress`]). One reply is two `MESSAGE` lines and nothing else: the
-//! `YXSHOWINFO` limits, which only Yixin-Board asks for and reads as they come.
+//! ([`Replies::progress`]). Two kinds of reply are `MESSAGE` lines and nothing else, as
+//! Yixin-Board, the only manager to ask for them, reads them as they come: the
+//! `YXSHOWINFO` limits and Yixin's swap2 dialogue.
 //! Lines end in `\n` only (liskvork rejects a `\r`) and are flushed one by one, since
 //! managers wait for each answer. Free text is flattened onto one line, so no reply can
 //! ever turn into two answers.
@@ -36,6 +37,18 @@ pub enum Reply {
     Stones(Vec<Pos>),
     /// `SWAP`: in swap2, take black.
     Swap,
+    /// Yixin's swap2 dialogue (`YXSWAP2STEP1`..`3`), all on `MESSAGE SWAP2` lines as
+    /// Yixin-Board reads them: the stones placed, numbered from `first` (the stone's
+    /// number in the game)...
+    YixinSwap2Stones {
+        first: usize,
+        stones: Vec<Pos>,
+    },
+    /// ... or whether we take black after three stones (`SWAP1`) or five (`SWAP2`).
+    YixinSwap2Choice {
+        stones: usize,
+        take_black: bool,
+    },
     /// `YXSHOWINFO`: the most threads, and log2 of the largest table in KiB.
     ShowInfo {
         max_threads: usize,
@@ -84,6 +97,17 @@ impl Reply {
                 lines
             }
             Reply::Swap => vec!["SWAP".into()],
+            // Yixin-Board reads `MOVEn a b` into its (row, column), which is our (x, y).
+            Reply::YixinSwap2Stones { first, stones } => stones
+                .iter()
+                .enumerate()
+                .map(|(k, p)| format!("MESSAGE SWAP2 MOVE{} {} {}", first + k, p.x, p.y))
+                .collect(),
+            Reply::YixinSwap2Choice { stones, take_black } => vec![format!(
+                "MESSAGE SWAP2 SWAP{} {}",
+                if *stones == 3 { 1 } else { 2 },
+                if *take_black { "YES" } else { "NO" }
+            )],
             Reply::ShowInfo {
                 max_threads,
                 max_hash_log2,

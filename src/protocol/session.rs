@@ -44,6 +44,8 @@ pub enum SessionError {
     BoardFull,
     /// `SWAP2BOARD` with a stone count of no swap2 step.
     Swap2Stones(usize),
+    /// `YXSWAP2STEP2`/`3` on a board without the 3 or 5 stones of that step.
+    YixinSwap2Stones { step: u8, wanted: usize, got: usize },
     /// A balancing request on a board with no candidate for the stones it asks for.
     NothingToBalance { stones: usize },
 }
@@ -67,6 +69,10 @@ impl fmt::Display for SessionError {
             SessionError::Swap2Stones(n) => {
                 write!(f, "SWAP2BOARD needs 0, 3 or 5 stones, got {n}")
             }
+            SessionError::YixinSwap2Stones { step, wanted, got } => write!(
+                f,
+                "YXSWAP2STEP{step} needs {wanted} stones on the board (set by YXBOARD), got {got}"
+            ),
             SessionError::NothingToBalance { stones } => {
                 write!(f, "no candidate move to place {stones} balancing stone(s)")
             }
@@ -274,6 +280,7 @@ impl<W: Write> Session<W> {
                 max_hash_log2: (search::MAX_TT_BYTES >> 10).ilog2(),
             })),
             Command::NBest(n) => self.nbest(n, seq, received).map(Some),
+            Command::YixinSwap2(step) => self.yixin_swap2(step, seq, received).map(Some),
             Command::Balance { two, bias } => self.balance(two, bias, seq, received).map(Some),
             // The reader acts on these itself; they only arrive here from tests.
             Command::End | Command::Stop => Ok(None),
@@ -517,6 +524,61 @@ impl<W: Write> Session<W> {
             found.depth
         );
         Ok(Reply::Stones(found.stones))
+    }
+
+    /// Yixin's swap2 dialogue: step 1 places the opening three on an empty board; step 2,
+    /// on the three stones `YXBOARD` set, takes black (`SWAP1 YES`), stays with white
+    /// (`SWAP1 NO`: Yixin-Board then asks for white's stone with `BOARD`) or places two
+    /// more; step 3, on five, chooses the colour (`SWAP2 YES` is black). The same judgement
+    /// as `SWAP2BOARD`'s; a board with another stone count is refused.
+    fn yixin_swap2(
+        &mut self,
+        step: u8,
+        seq: u64,
+        received: Instant,
+    ) -> Result<Reply, SessionError> {
+        let board = &self.game()?.board;
+        let stones: Vec<Coord> = if step == 1 {
+            Vec::new()
+        } else {
+            board
+                .history()
+                .iter()
+                .map(|(p, _)| Coord {
+                    x: p.x.into(),
+                    y: p.y.into(),
+                })
+                .collect()
+        };
+        let wanted = if step == 2 { 3 } else { 5 };
+        if step != 1 && stones.len() != wanted {
+            return Err(SessionError::YixinSwap2Stones {
+                step,
+                wanted,
+                got: stones.len(),
+            });
+        }
+        let reply = self.swap2(&stones, seq, received)?;
+        let game = self.game_mut()?;
+        Ok(match reply {
+            Reply::Stones(placed) => Reply::YixinSwap2Stones {
+                first: stones.len() + 1,
+                stones: placed,
+            },
+            Reply::Move { pos, .. } => {
+                // Yixin-Board asks for white's stone itself, with BOARD.
+                game.board.remove(pos)?;
+                Reply::YixinSwap2Choice {
+                    stones: stones.len(),
+                    take_black: false,
+                }
+            }
+            Reply::Swap => Reply::YixinSwap2Choice {
+                stones: stones.len(),
+                take_black: true,
+            },
+            other => other,
+        })
     }
 
     /// `SWAP2BOARD`, judged by the search ([`crate::opening`]): with no stones, place the
@@ -907,6 +969,43 @@ mod tests {
         assert!(lines[2].starts_with("ERROR "), "{out}");
         assert_eq!(lines.len(), 4, "{out}");
         assert_eq!(board(&s).history().len(), 7);
+    }
+
+    #[test]
+    fn yixins_swap2_dialogue_answers_on_message_swap2_lines() {
+        let (s, out) = run(&["START 15", "yxswap2step1"]);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 4, "{out}");
+        for (k, line) in lines[1..].iter().enumerate() {
+            let rest = line
+                .strip_prefix(&format!("MESSAGE SWAP2 MOVE{} ", k + 1))
+                .unwrap();
+            let (x, y) = rest.split_once(' ').unwrap();
+            let p = Pos::new(x.parse().unwrap(), y.parse().unwrap());
+            assert_eq!(board(&s).history()[k].0, p);
+        }
+        // Three stones, black clearly ahead: take black. The board stays as it was.
+        let (s, out) = run(&["START 15", "YXBOARD\n7,7,2\n0,14,1\n8,7,2", "yxswap2step2"]);
+        assert_eq!(out.lines().nth(1), Some("MESSAGE SWAP2 SWAP1 YES"), "{out}");
+        assert_eq!(board(&s).history().len(), 3);
+        // White ahead: stay, and wait for BOARD to ask for white's stone.
+        let (s, out) = run(&["START 15", "YXBOARD\n0,0,2\n7,7,1\n14,14,2", "yxswap2step2"]);
+        assert_eq!(out.lines().nth(1), Some("MESSAGE SWAP2 SWAP1 NO"), "{out}");
+        assert_eq!(board(&s).history().len(), 3);
+        // Five stones, black's open three: choose black.
+        let (_, out) = run(&[
+            "START 15",
+            "YXBOARD\n7,7,2\n0,14,1\n8,7,2\n14,0,1\n9,7,2",
+            "yxswap2step3",
+            "YXBOARD\n7,7,2\n0,14,1",
+            "yxswap2step3",
+        ]);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[1], "MESSAGE SWAP2 SWAP2 YES", "{out}");
+        assert_eq!(
+            lines[2],
+            "ERROR YXSWAP2STEP3 needs 5 stones on the board (set by YXBOARD), got 2"
+        );
     }
 
     #[test]
