@@ -17,7 +17,7 @@ use super::reader::{Message, StopControl};
 use super::reply::{Replies, Reply};
 use crate::board::{Board, BoardError, Color, Pos};
 use crate::eval::Evaluator;
-use crate::levels::{Context, Level, Report, Strength};
+use crate::levels::{Choice, Context, Level, Report, Strength};
 use crate::limits::Limits;
 use crate::opening::{Judge, Swap2};
 use crate::rng::Rng;
@@ -216,7 +216,7 @@ impl<W: Write> Session<W> {
                     return Err(SessionError::BeginOnStones);
                 }
                 game.me = Some(Color::Black);
-                self.think(seq, received).map(Some)
+                self.think(None, seq, received).map(Some)
             }
             Command::Turn(c) => {
                 let game = self.game_mut()?;
@@ -229,7 +229,7 @@ impl<W: Write> Session<W> {
                     .map_or_else(|| game.board.to_move(), Color::opponent);
                 game.board.place(p, opponent)?;
                 game.me = Some(opponent.opponent());
-                self.think(seq, received).map(Some)
+                self.think(None, seq, received).map(Some)
             }
             Command::Board { stones, answer } => {
                 let game = self.game_mut()?;
@@ -240,7 +240,7 @@ impl<W: Write> Session<W> {
                 game.board = board;
                 game.me = Some(me);
                 if answer {
-                    self.think(seq, received).map(Some)
+                    self.think(None, seq, received).map(Some)
                 } else {
                     Ok(None)
                 }
@@ -279,7 +279,7 @@ impl<W: Write> Session<W> {
                 max_threads: search::MAX_THREADS,
                 max_hash_log2: (search::MAX_TT_BYTES >> 10).ilog2(),
             })),
-            Command::NBest(n) => self.nbest(n, seq, received).map(Some),
+            Command::NBest(n) => self.think(Some(n), seq, received).map(Some),
             Command::YixinSwap2(step) => self.yixin_swap2(step, seq, received).map(Some),
             Command::Balance { two, bias } => self.balance(two, bias, seq, received).map(Some),
             // The reader acts on these itself; they only arrive here from tests.
@@ -376,9 +376,16 @@ impl<W: Write> Session<W> {
         }
     }
 
-    /// Lets the level choose our move, plays it and returns the reply. Needs a game whose
-    /// colour to move is set and an empty square (every caller checks this first).
-    fn think(&mut self, seq: u64, received: Instant) -> Result<Reply, SessionError> {
+    /// Lets the level choose our move, plays it and returns the reply; with `nbest`
+    /// (`YXNBEST n`), master's full search of the `n` best moves chooses it instead, each
+    /// line reported: that is analysis, the level plays no part. Refused without a game or
+    /// an empty square.
+    fn think(
+        &mut self,
+        nbest: Option<usize>,
+        seq: u64,
+        received: Instant,
+    ) -> Result<Reply, SessionError> {
         let Session {
             settings,
             game,
@@ -395,17 +402,41 @@ impl<W: Write> Session<W> {
         let (origin, limits) = clock(settings, game, received);
         let stop: &StopControl = stop;
         let mut show = realtime(out, stop, settings.realtime);
-        let mut ctx = Context {
-            rule: settings.rule,
-            me,
-            limits,
-            stop: stop.arm(seq),
-            rng: &mut game.rng,
-            searcher,
-            strength: settings.strength,
-            observe: Some(&mut show),
+        let flag = stop.arm(seq);
+        let choice = match nbest {
+            None => {
+                let mut ctx = Context {
+                    rule: settings.rule,
+                    me,
+                    limits,
+                    stop: flag,
+                    rng: &mut game.rng,
+                    searcher,
+                    strength: settings.strength,
+                    observe: Some(&mut show),
+                };
+                settings.level.choose(&mut game.board, &mut ctx)
+            }
+            Some(n) => {
+                let result = searcher.think_observed(
+                    &game.board,
+                    settings.rule,
+                    me,
+                    &limits,
+                    flag,
+                    n,
+                    &mut show,
+                );
+                Choice {
+                    pos: result.best,
+                    report: Some(Report {
+                        search: result,
+                        strength: None,
+                        pick: None,
+                    }),
+                }
+            }
         };
-        let choice = settings.level.choose(&mut game.board, &mut ctx);
         let pos = if game.board.is_empty_at(choice.pos) {
             choice.pos
         } else {
@@ -431,50 +462,6 @@ impl<W: Write> Session<W> {
             pos,
             notice: notice.take(),
             report: choice.report,
-        })
-    }
-
-    /// `YXNBEST n`: master's full search of the `n` best moves; the best is played and
-    /// answered, every line reported before it. The level plays no part: this is
-    /// analysis.
-    fn nbest(&mut self, n: usize, seq: u64, received: Instant) -> Result<Reply, SessionError> {
-        let Session {
-            settings,
-            game,
-            stop,
-            searcher,
-            notice,
-            out,
-        } = self;
-        let game = game.as_mut().ok_or(SessionError::NoGame)?;
-        let me = game.me.unwrap_or_else(|| game.board.to_move());
-        if game.board.empty_cells().next().is_none() {
-            return Err(SessionError::BoardFull);
-        }
-        let (origin, limits) = clock(settings, game, received);
-        let stop: &StopControl = stop;
-        let mut show = realtime(out, stop, settings.realtime);
-        let result = searcher.think_observed(
-            &game.board,
-            settings.rule,
-            me,
-            &limits,
-            stop.arm(seq),
-            n,
-            &mut show,
-        );
-        let pos = result.best;
-        game.board.place(pos, me)?;
-        game.me = Some(me);
-        settings.time.record(origin.elapsed());
-        Ok(Reply::Move {
-            pos,
-            notice: notice.take(),
-            report: Some(Report {
-                search: result,
-                strength: None,
-                pick: None,
-            }),
         })
     }
 
