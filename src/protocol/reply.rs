@@ -247,8 +247,8 @@ mod tests {
     use super::*;
     use crate::levels::Strength;
     use crate::protocol::command::Command;
-    use crate::search::SearchResult;
     use crate::search::alphabeta::WIN;
+    use crate::search::{Line, SearchResult};
 
     #[test]
     fn replies_are_single_lines_of_the_allowed_forms() {
@@ -322,6 +322,55 @@ mod tests {
         // Mates count plies: won in 3, lost in 4.
         assert!(at(report(WIN - 3, None, None))[0].contains(" eval +M3 "));
         assert!(at(report(4 - WIN, None, None))[0].contains(" eval -M4 "));
+    }
+
+    #[test]
+    fn realtime_lines_refresh_mark_the_lost_lines_and_then_the_best() {
+        let line = |x, score| Line {
+            mv: Pos::new(x, 7),
+            score,
+            pv: vec![Pos::new(x, 7)],
+        };
+        let progress = Progress {
+            depth: 9,
+            lines: vec![line(7, 12), line(8, -(WIN - 6))],
+            elapsed: Duration::from_millis(300),
+        };
+        assert_eq!(
+            realtime_lines(&progress),
+            [
+                "MESSAGE REALTIME REFRESH",
+                "MESSAGE REALTIME LOST 8,7",
+                "MESSAGE REALTIME BEST 7,7"
+            ]
+        );
+    }
+
+    #[test]
+    fn yixin_swap2_and_showinfo_answer_on_message_lines_only() {
+        let moves = Reply::YixinSwap2Stones {
+            first: 4,
+            stones: vec![Pos::new(6, 6), Pos::new(10, 9)],
+        };
+        assert_eq!(
+            moves.lines(),
+            ["MESSAGE SWAP2 MOVE4 6 6", "MESSAGE SWAP2 MOVE5 10 9"]
+        );
+        let choice = |stones, take_black| Reply::YixinSwap2Choice { stones, take_black }.lines();
+        assert_eq!(choice(3, true), ["MESSAGE SWAP2 SWAP1 YES"]);
+        assert_eq!(choice(5, false), ["MESSAGE SWAP2 SWAP2 NO"]);
+        assert_eq!(Reply::Swap.lines(), ["SWAP"]);
+        let info = Reply::ShowInfo {
+            max_threads: 64,
+            max_hash_log2: 22,
+        };
+        assert_eq!(
+            info.lines(),
+            [
+                "MESSAGE INFO MAX_THREAD_NUM 64",
+                "MESSAGE INFO MAX_HASH_SIZE 22"
+            ]
+        );
     }
 
     #[test]
