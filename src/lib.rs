@@ -15,6 +15,7 @@ pub mod levels;
 pub mod limits;
 pub mod logging;
 pub mod notation;
+pub mod opening;
 pub mod pattern;
 pub mod protocol;
 pub mod rng;

@@ -146,6 +146,7 @@ impl Person {
             rng: &mut self.rng,
             searcher: &mut self.searcher,
             strength: Strength::FULL,
+            observe: None,
         };
         Level::Normal.choose(&mut board, &mut ctx).pos
     }

@@ -418,6 +418,11 @@ impl Model {
         let args = args.trim();
         let effect = match word.as_str() {
             "INFO" | "YXSTOP" | "STOP" | "YXHASHCLEAR" | "END" => return,
+            // Answered by two lines.
+            "YXSHOWINFO" => {
+                self.effects.push_back(Effect::Nothing);
+                Effect::Nothing
+            }
             "BOARD" | "YXBOARD" | "SWAP2BOARD" | "YXBLOCK" | "YXBLOCKUNDO" => {
                 *body = Some((word, Vec::new()));
                 return;
@@ -639,6 +644,9 @@ fn forms_accept_the_allowed_lines_only() {
     assert_eq!(form("7,7 8,8"), Some(Form::Moves(vec![(7, 7), (8, 8)])));
     assert_eq!(form("FORBID 09121011."), Some(Form::Forbid));
     assert_eq!(form("FORBID ."), Some(Form::Forbid));
+    assert_eq!(form("MESSAGE INFO MAX_HASH_SIZE 22"), Some(Form::GuiLimit));
+    assert_eq!(form("MESSAGE INFO MAX_HASH_SIZE x"), Some(Form::Note));
+    assert_eq!(form("MESSAGE REALTIME BEST 7,7"), Some(Form::Note));
     assert_eq!(
         form("name=\"Hoshi\", version=\"0.1.0\", author=\"x y\""),
         Some(Form::About)

@@ -25,6 +25,7 @@ fn choose(level: Level, board: &mut Board, me: Color, rng: &mut Rng) -> Pos {
         rng,
         searcher: &mut Searcher::new(1 << 20),
         strength: Strength::FULL,
+        observe: None,
     };
     level.choose(board, &mut ctx).pos
 }

@@ -21,9 +21,12 @@ use crate::board::{Board, Color, Pos};
 use crate::limits::Limits;
 use crate::rng::Rng;
 use crate::rules::Rule;
-use crate::search::{SearchResult, Searcher};
+use crate::search::{Progress, SearchResult, Searcher};
 use classic::Classic;
 pub use strength::Strength;
+
+/// How deep the classic levels judge an opening ([`Level::judging_depth`]).
+const CLASSIC_JUDGING_DEPTH: u32 = 4;
 
 /// A playing strength.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -69,6 +72,17 @@ impl Level {
         match Strength::from_exe_suffix(suffix) {
             Some(s) => Some((Level::Master, Some(s))),
             None => suffix.parse().ok().map(|level| (level, None)),
+        }
+    }
+
+    /// The deepest this level searches when it judges an opening (swap2's decisions):
+    /// master as deep as its strength allows, the classic levels, which have no search
+    /// of their own, at a shallow fixed depth that answers at once.
+    #[must_use]
+    pub fn judging_depth(self, strength: Strength) -> Option<u32> {
+        match self {
+            Level::Master => strength.depth_cap(),
+            Level::Easy | Level::Normal | Level::Hard => Some(CLASSIC_JUDGING_DEPTH),
         }
     }
 
@@ -144,6 +158,9 @@ pub struct Context<'a> {
     /// Master's strength ([`Strength::FULL`]: the plain search); the classic levels
     /// ignore it.
     pub strength: Strength,
+    /// Told what master's search knows after each of its iterations (a GUI's realtime
+    /// display); the classic levels have nothing to tell.
+    pub observe: Option<&'a mut dyn FnMut(&Progress)>,
 }
 
 /// A level's answer.
@@ -239,6 +256,7 @@ mod tests {
             rng,
             searcher: &mut Searcher::new(1 << 20),
             strength: Strength::FULL,
+            observe: None,
         };
         level.choose(board, &mut ctx).pos
     }

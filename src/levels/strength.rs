@@ -26,6 +26,7 @@ use super::{Choice, Context, Report};
 use crate::board::{Board, Pos};
 use crate::limits::Limits;
 use crate::rng::Rng;
+use crate::search::Progress;
 
 /// The largest random bonus, in evaluation units: Rapfi's 120, here about the weight of
 /// one double-three threat of the opponent, so the noise swaps quiet moves, not threats.
@@ -136,10 +137,15 @@ impl FromStr for Strength {
 
 /// Master's move at `strength`.
 pub fn choose(strength: Strength, board: &Board, ctx: &mut Context<'_>) -> Choice {
+    let mut quiet = |_: &Progress| {};
+    let observe: &mut dyn FnMut(&Progress) = match ctx.observe.as_mut() {
+        Some(observe) => *observe,
+        None => &mut quiet,
+    };
     let Some(cap) = strength.depth_cap() else {
-        let result = ctx
-            .searcher
-            .think(board, ctx.rule, ctx.me, &ctx.limits, ctx.stop);
+        let result =
+            ctx.searcher
+                .think_observed(board, ctx.rule, ctx.me, &ctx.limits, ctx.stop, 1, observe);
         return Choice {
             pos: result.best,
             report: Some(Report {
@@ -155,7 +161,7 @@ pub fn choose(strength: Strength, board: &Board, ctx: &mut Context<'_>) -> Choic
     };
     let result = ctx
         .searcher
-        .think(board, ctx.rule, ctx.me, &limits, ctx.stop);
+        .think_observed(board, ctx.rule, ctx.me, &limits, ctx.stop, 1, observe);
     let report = |search, pick| Report {
         search,
         strength: Some(strength),
@@ -237,6 +243,7 @@ mod tests {
             rng: &mut rng,
             searcher: &mut Searcher::new(1 << 20),
             strength,
+            observe: None,
         };
         let mut board = board.clone();
         Level::Master.choose(&mut board, &mut ctx)

@@ -14,6 +14,9 @@ use crate::levels::strength::BadStrength;
 use crate::levels::{Level, Strength, UnknownLevel};
 use crate::rules::Rule;
 
+/// The most lines `YXNBEST` searches; a larger request is cut to it.
+pub const MAX_NBEST: usize = 256;
+
 /// Coordinates as the manager wrote them, not yet checked against any board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Coord {
@@ -64,6 +67,17 @@ pub enum Command {
     ShowForbid,
     /// `YXHASHCLEAR`: forget what earlier searches learnt (there is nothing kept yet).
     HashClear,
+    /// `YXSHOWINFO`: the limits of `INFO thread_num` and `INFO hash_size`, for Yixin-Board's
+    /// settings dialog.
+    ShowInfo,
+    /// `YXNBEST n`: search the `n` best moves (at least one), answer the best, report all.
+    NBest(usize),
+    /// `YXSWAP2STEP1`..`3`: Yixin's own swap2 dialogue with Yixin-Board, on the board the
+    /// last `YXBOARD` set (step 1 on an empty one).
+    YixinSwap2(u8),
+    /// `YXBALANCEONE [bias]` / `YXBALANCETWO [bias]`: place one stone (or one for each side)
+    /// that leaves the position balanced, or leaves `bias` to the side that placed last.
+    Balance { two: bool, bias: i32 },
     /// Anything else, by its command word; answered `UNKNOWN`.
     Unknown(String),
 }
@@ -90,7 +104,20 @@ pub enum Info {
     MaxNode(Option<u64>),
     /// `INFO weights FILE`: evaluate with this weights file (the rest of the line).
     Weights(PathBuf),
-    /// A key accepted without effect (`game_type`, `folder`, `thread_num`, unknown keys...).
+    /// `INFO thread_num n`: search threads (at least one; the search caps them).
+    Threads(usize),
+    /// `INFO hash_size n` (Yixin-Board): the table's size in KiB, as Rapfi reads it; 0
+    /// gives back the size `max_memory` allows.
+    HashSize(u64),
+    /// `INFO show_detail n` (Yixin-Board, 0 to 3): bit 1 asks for the realtime
+    /// `MESSAGE REALTIME` lines during a search; bit 2 (Rapfi's `INFO PV` lines) is not
+    /// written.
+    ShowDetail {
+        realtime: bool,
+    },
+    /// A key accepted without effect (`game_type`, `folder`, `caution_factor`, unknown
+    /// keys...). `caution_factor` sets Rapfi's candidate range; Hoshi's move generation
+    /// has its own, so it changes nothing.
     Accepted {
         key: String,
         value: String,
@@ -113,6 +140,11 @@ pub enum BadValue {
     Strength(BadStrength),
     /// `INFO weights` with no file named.
     NoWeightsFile,
+    /// A number outside the key's range (the range, as text).
+    OutOfRange {
+        got: i64,
+        range: &'static str,
+    },
 }
 
 impl fmt::Display for BadValue {
@@ -124,6 +156,7 @@ impl fmt::Display for BadValue {
             BadValue::Level(e) => e.fmt(f),
             BadValue::Strength(e) => e.fmt(f),
             BadValue::NoWeightsFile => write!(f, "expected a weights file"),
+            BadValue::OutOfRange { got, range } => write!(f, "{got} is not in {range}"),
         }
     }
 }
@@ -311,6 +344,28 @@ impl Command {
             "STOP" | "YXSTOP" => Ok(Command::Stop),
             "YXSHOWFORBID" => no_args().map(|()| Command::ShowForbid),
             "YXHASHCLEAR" => no_args().map(|()| Command::HashClear),
+            "YXSHOWINFO" => no_args().map(|()| Command::ShowInfo),
+            "YXSWAP2STEP1" => no_args().map(|()| Command::YixinSwap2(1)),
+            "YXSWAP2STEP2" => no_args().map(|()| Command::YixinSwap2(2)),
+            "YXSWAP2STEP3" => no_args().map(|()| Command::YixinSwap2(3)),
+            "YXNBEST" => {
+                let [n] = numbers(args, &upper, "YXNBEST 3")?;
+                let n = n.clamp(1, MAX_NBEST as i64);
+                Ok(Command::NBest(usize::try_from(n).unwrap_or(1)))
+            }
+            "YXBALANCEONE" | "YXBALANCETWO" => {
+                let bias = if args.is_empty() {
+                    0
+                } else {
+                    let [b] = numbers(args, &upper, &format!("{upper} 0"))?;
+                    i32::try_from(b.clamp(i64::from(i32::MIN), i64::from(i32::MAX)))
+                        .unwrap_or_default()
+                };
+                Ok(Command::Balance {
+                    two: upper == "YXBALANCETWO",
+                    bias,
+                })
+            }
             _ => Ok(Command::Unknown(shown(&upper))),
         }
     }
@@ -330,41 +385,57 @@ impl Info {
                 .parse::<i64>()
                 .map_err(|_| ignored(BadValue::NotANumber(shown(value))))
         };
-        let parsed =
-            match key.as_str() {
-                "timeout_turn" => int().map(Info::TimeoutTurn),
-                "timeout_match" => int().map(Info::TimeoutMatch),
-                "time_left" => int().map(Info::TimeLeft),
-                "max_memory" => int().and_then(|n| {
-                    u64::try_from(n)
-                        .map(Info::MaxMemory)
-                        .map_err(|_| ignored(BadValue::NegativeMemory(n)))
+        let parsed = match key.as_str() {
+            "timeout_turn" => int().map(Info::TimeoutTurn),
+            "timeout_match" => int().map(Info::TimeoutMatch),
+            "time_left" => int().map(Info::TimeLeft),
+            "max_memory" => int().and_then(|n| {
+                u64::try_from(n)
+                    .map(Info::MaxMemory)
+                    .map_err(|_| ignored(BadValue::NegativeMemory(n)))
+            }),
+            "rule" => int().and_then(|n| {
+                Rule::from_code(n)
+                    .map(Info::Rule)
+                    .ok_or_else(|| ignored(BadValue::NoSuchRule(n)))
+            }),
+            "level" => value
+                .parse()
+                .map(Info::Level)
+                .map_err(|e| ignored(BadValue::Level(e))),
+            "strength" => value
+                .parse()
+                .map(Info::Strength)
+                .map_err(|e| ignored(BadValue::Strength(e))),
+            // Out-of-range bounds saturate: a depth beyond u32 is no bound in practice.
+            "max_depth" => {
+                int().map(|n| Info::MaxDepth((n > 0).then(|| u32::try_from(n).unwrap_or(u32::MAX))))
+            }
+            "max_node" => {
+                int().map(|n| Info::MaxNode((n > 0).then(|| u64::try_from(n).unwrap_or(u64::MAX))))
+            }
+            "thread_num" => int().map(|n| Info::Threads(usize::try_from(n.max(1)).unwrap_or(1))),
+            "hash_size" => int().and_then(|n| {
+                u64::try_from(n)
+                    .map(Info::HashSize)
+                    .map_err(|_| ignored(BadValue::NegativeMemory(n)))
+            }),
+            "show_detail" => int().and_then(|n| match n {
+                0..=3 => Ok(Info::ShowDetail {
+                    realtime: n & 1 != 0,
                 }),
-                "rule" => int().and_then(|n| {
-                    Rule::from_code(n)
-                        .map(Info::Rule)
-                        .ok_or_else(|| ignored(BadValue::NoSuchRule(n)))
-                }),
-                "level" => value
-                    .parse()
-                    .map(Info::Level)
-                    .map_err(|e| ignored(BadValue::Level(e))),
-                "strength" => value
-                    .parse()
-                    .map(Info::Strength)
-                    .map_err(|e| ignored(BadValue::Strength(e))),
-                // Out-of-range bounds saturate: a depth beyond u32 is no bound in practice.
-                "max_depth" => int()
-                    .map(|n| Info::MaxDepth((n > 0).then(|| u32::try_from(n).unwrap_or(u32::MAX)))),
-                "max_node" => int()
-                    .map(|n| Info::MaxNode((n > 0).then(|| u64::try_from(n).unwrap_or(u64::MAX)))),
-                "weights" if !value.is_empty() => Ok(Info::Weights(PathBuf::from(value))),
-                "weights" => Err(ignored(BadValue::NoWeightsFile)),
-                _ => Ok(Info::Accepted {
-                    key: key.clone(),
-                    value: value.to_string(),
-                }),
-            };
+                _ => Err(ignored(BadValue::OutOfRange {
+                    got: n,
+                    range: "0..=3",
+                })),
+            }),
+            "weights" if !value.is_empty() => Ok(Info::Weights(PathBuf::from(value))),
+            "weights" => Err(ignored(BadValue::NoWeightsFile)),
+            _ => Ok(Info::Accepted {
+                key: key.clone(),
+                value: value.to_string(),
+            }),
+        };
         parsed.unwrap_or_else(|e| e)
     }
 }
@@ -638,6 +709,65 @@ mod tests {
         assert!(matches!(
             parse("INFO"),
             Ok(Command::Info(Info::Accepted { .. }))
+        ));
+    }
+
+    #[test]
+    fn yixin_analysis_commands_parse_with_their_numbers() {
+        assert_eq!(parse("yxnbest 3"), Ok(Command::NBest(3)));
+        assert_eq!(parse("YXNBEST 0"), Ok(Command::NBest(1)));
+        assert_eq!(parse("YXNBEST 100000"), Ok(Command::NBest(MAX_NBEST)));
+        assert!(parse("YXNBEST").is_err() && parse("YXNBEST two").is_err());
+        assert_eq!(
+            parse("yxbalanceone"),
+            Ok(Command::Balance {
+                two: false,
+                bias: 0
+            })
+        );
+        assert_eq!(
+            parse("YXBALANCETWO -120"),
+            Ok(Command::Balance {
+                two: true,
+                bias: -120
+            })
+        );
+        assert_eq!(
+            parse("YXBALANCEONE 99999999999"),
+            Ok(Command::Balance {
+                two: false,
+                bias: i32::MAX
+            })
+        );
+        assert!(parse("YXBALANCEONE 1,2").is_err());
+        assert_eq!(parse("yxshowinfo"), Ok(Command::ShowInfo));
+        assert_eq!(parse("yxswap2step2"), Ok(Command::YixinSwap2(2)));
+        assert!(matches!(parse("YXSWAP2STEP4"), Ok(Command::Unknown(_))));
+        assert!(parse("YXSHOWINFO 1").is_err());
+    }
+
+    #[test]
+    fn yixin_info_keys_parse_to_settings() {
+        let info = |line: &str| match parse(line) {
+            Ok(Command::Info(i)) => i,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(info("INFO thread_num 4"), Info::Threads(4));
+        assert_eq!(info("INFO thread_num 0"), Info::Threads(1));
+        assert_eq!(info("INFO hash_size 1048576"), Info::HashSize(1_048_576));
+        assert!(matches!(info("INFO hash_size -1"), Info::Ignored { .. }));
+        assert_eq!(
+            info("info show_detail 3"),
+            Info::ShowDetail { realtime: true }
+        );
+        assert_eq!(
+            info("INFO show_detail 2"),
+            Info::ShowDetail { realtime: false }
+        );
+        assert!(matches!(info("INFO show_detail 4"), Info::Ignored { .. }));
+        assert!(matches!(
+            info("INFO caution_factor 1"),
+            Info::Accepted { .. }
         ));
     }
 

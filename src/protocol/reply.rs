@@ -1,7 +1,12 @@
 //! What the engine says, and the one place that writes it to stdout.
 //!
-//! Every reply is a single answer line, optionally preceded by one `MESSAGE` line (only
-//! before a move, where every manager skips it): the level's [`Report`], written here.
+//! Every reply is a single answer line, optionally preceded by `MESSAGE` lines (only
+//! before a move, where every manager skips them): the level's [`Report`], written here,
+//! one line more per line of a `YXNBEST` search, and, when Yixin-Board asked for them
+//! (`INFO show_detail`), the realtime lines a search writes as it deepens
+//! ([`Replies::progress`]). Two kinds of reply are `MESSAGE` lines and nothing else, as
+//! Yixin-Board, the only manager to ask for them, reads them as they come: the
+//! `YXSHOWINFO` limits and Yixin's swap2 dialogue.
 //! Lines end in `\n` only (liskvork rejects a `\r`) and are flushed one by one, since
 //! managers wait for each answer. Free text is flattened onto one line, so no reply can
 //! ever turn into two answers.
@@ -12,6 +17,7 @@ use std::io::Write;
 use super::session::SessionError;
 use crate::board::Pos;
 use crate::levels::Report;
+use crate::search::{Progress, mate_in};
 
 /// One answer to one request.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,8 +33,27 @@ pub enum Reply {
         notice: Option<String>,
         report: Option<Report>,
     },
-    /// Several stones on one line (the swap2 opening).
+    /// Several stones on one line (the swap2 opening, a balancing pair).
     Stones(Vec<Pos>),
+    /// `SWAP`: in swap2, take black.
+    Swap,
+    /// Yixin's swap2 dialogue (`YXSWAP2STEP1`..`3`), all on `MESSAGE SWAP2` lines as
+    /// Yixin-Board reads them: the stones placed, numbered from `first` (the stone's
+    /// number in the game)...
+    YixinSwap2Stones {
+        first: usize,
+        stones: Vec<Pos>,
+    },
+    /// ... or whether we take black after three stones (`SWAP1`) or five (`SWAP2`).
+    YixinSwap2Choice {
+        stones: usize,
+        take_black: bool,
+    },
+    /// `YXSHOWINFO`: the most threads, and log2 of the largest table in KiB.
+    ShowInfo {
+        max_threads: usize,
+        max_hash_log2: u32,
+    },
     /// The `ABOUT` line.
     About,
     /// `YXSHOWFORBID`: black's forbidden points.
@@ -57,9 +82,39 @@ impl Reply {
                 if !parts.is_empty() {
                     lines.push(format!("MESSAGE {}", one_line(&parts.join("; "))));
                 }
+                if let Some(r) = report.as_ref().filter(|r| r.search.lines.len() > 1) {
+                    lines.extend(r.search.lines.iter().enumerate().map(|(k, line)| {
+                        let pv: Vec<String> = line.pv.iter().map(Pos::to_string).collect();
+                        format!(
+                            "MESSAGE ({}) eval {} pv {}",
+                            k + 1,
+                            eval_text(line.score),
+                            pv.join(" ")
+                        )
+                    }));
+                }
                 lines.push(pos.to_string());
                 lines
             }
+            Reply::Swap => vec!["SWAP".into()],
+            // Yixin-Board reads `MOVEn a b` into its (row, column), which is our (x, y).
+            Reply::YixinSwap2Stones { first, stones } => stones
+                .iter()
+                .enumerate()
+                .map(|(k, p)| format!("MESSAGE SWAP2 MOVE{} {} {}", first + k, p.x, p.y))
+                .collect(),
+            Reply::YixinSwap2Choice { stones, take_black } => vec![format!(
+                "MESSAGE SWAP2 SWAP{} {}",
+                if *stones == 3 { 1 } else { 2 },
+                if *take_black { "YES" } else { "NO" }
+            )],
+            Reply::ShowInfo {
+                max_threads,
+                max_hash_log2,
+            } => vec![
+                format!("MESSAGE INFO MAX_THREAD_NUM {max_threads}"),
+                format!("MESSAGE INFO MAX_HASH_SIZE {max_hash_log2}"),
+            ],
             Reply::Stones(stones) => {
                 let text: Vec<String> = stones.iter().map(Pos::to_string).collect();
                 vec![text.join(" ")]
@@ -88,15 +143,11 @@ fn report_text(report: &Report) -> String {
     if let Some(strength) = report.strength {
         let _ = write!(text, "strength {strength} ");
     }
-    let eval = match r.mate_in() {
-        Some(n) if n > 0 => format!("+M{n}"),
-        Some(n) => format!("-M{}", -n),
-        None => r.score.to_string(),
-    };
     let _ = write!(
         text,
-        "depth {} eval {eval} nodes {} speed {}k/s time {}ms pv",
+        "depth {} eval {} nodes {} speed {}k/s time {}ms pv",
         r.depth,
+        eval_text(r.score),
         r.nodes,
         r.speed() / 1000,
         r.elapsed.as_millis()
@@ -108,6 +159,30 @@ fn report_text(report: &Report) -> String {
         let _ = write!(text, " pick {pick}");
     }
     text
+}
+
+/// A score as reports show it: `+M<n>`/`-M<n>` for a win/loss in n plies.
+fn eval_text(score: i32) -> String {
+    match mate_in(score) {
+        Some(n) if n > 0 => format!("+M{n}"),
+        Some(n) => format!("-M{}", -n),
+        None => score.to_string(),
+    }
+}
+
+/// The realtime lines Yixin-Board reads after an iteration, as Rapfi writes them: clear
+/// the marks of the moves being searched, mark each line proved lost, mark the best move.
+fn realtime_lines(progress: &Progress) -> Vec<String> {
+    let mut lines = vec!["MESSAGE REALTIME REFRESH".to_string()];
+    for line in &progress.lines {
+        if mate_in(line.score).is_some_and(|n| n < 0) {
+            lines.push(format!("MESSAGE REALTIME LOST {}", line.mv));
+        }
+    }
+    if let Some(best) = progress.lines.first() {
+        lines.push(format!("MESSAGE REALTIME BEST {}", best.mv));
+    }
+    lines
 }
 
 /// `text` with control characters (line breaks included) turned into spaces, trimmed.
@@ -139,10 +214,22 @@ impl<W: Write> Replies<W> {
     /// logged: nobody is left to tell, and the engine leaves at end of input anyway.
     pub fn send(&mut self, reply: &Reply) {
         for line in reply.lines() {
-            log::debug!("> {line}");
-            if let Err(e) = writeln!(self.out, "{line}").and_then(|()| self.out.flush()) {
-                log::warn!("cannot write a reply: {e}");
-            }
+            self.write(&line);
+        }
+    }
+
+    /// Writes the realtime lines of a search's `progress` (only while a move is being
+    /// searched, so they come before its answer).
+    pub fn progress(&mut self, progress: &Progress) {
+        for line in realtime_lines(progress) {
+            self.write(&line);
+        }
+    }
+
+    fn write(&mut self, line: &str) {
+        log::debug!("> {line}");
+        if let Err(e) = writeln!(self.out, "{line}").and_then(|()| self.out.flush()) {
+            log::warn!("cannot write a reply: {e}");
         }
     }
 
@@ -160,8 +247,8 @@ mod tests {
     use super::*;
     use crate::levels::Strength;
     use crate::protocol::command::Command;
-    use crate::search::SearchResult;
     use crate::search::alphabeta::WIN;
+    use crate::search::{Line, SearchResult};
 
     #[test]
     fn replies_are_single_lines_of_the_allowed_forms() {
@@ -235,6 +322,55 @@ mod tests {
         // Mates count plies: won in 3, lost in 4.
         assert!(at(report(WIN - 3, None, None))[0].contains(" eval +M3 "));
         assert!(at(report(4 - WIN, None, None))[0].contains(" eval -M4 "));
+    }
+
+    #[test]
+    fn realtime_lines_refresh_mark_the_lost_lines_and_then_the_best() {
+        let line = |x, score| Line {
+            mv: Pos::new(x, 7),
+            score,
+            pv: vec![Pos::new(x, 7)],
+        };
+        let progress = Progress {
+            depth: 9,
+            lines: vec![line(7, 12), line(8, -(WIN - 6))],
+            elapsed: Duration::from_millis(300),
+        };
+        assert_eq!(
+            realtime_lines(&progress),
+            [
+                "MESSAGE REALTIME REFRESH",
+                "MESSAGE REALTIME LOST 8,7",
+                "MESSAGE REALTIME BEST 7,7"
+            ]
+        );
+    }
+
+    #[test]
+    fn yixin_swap2_and_showinfo_answer_on_message_lines_only() {
+        let moves = Reply::YixinSwap2Stones {
+            first: 4,
+            stones: vec![Pos::new(6, 6), Pos::new(10, 9)],
+        };
+        assert_eq!(
+            moves.lines(),
+            ["MESSAGE SWAP2 MOVE4 6 6", "MESSAGE SWAP2 MOVE5 10 9"]
+        );
+        let choice = |stones, take_black| Reply::YixinSwap2Choice { stones, take_black }.lines();
+        assert_eq!(choice(3, true), ["MESSAGE SWAP2 SWAP1 YES"]);
+        assert_eq!(choice(5, false), ["MESSAGE SWAP2 SWAP2 NO"]);
+        assert_eq!(Reply::Swap.lines(), ["SWAP"]);
+        let info = Reply::ShowInfo {
+            max_threads: 64,
+            max_hash_log2: 22,
+        };
+        assert_eq!(
+            info.lines(),
+            [
+                "MESSAGE INFO MAX_THREAD_NUM 64",
+                "MESSAGE INFO MAX_HASH_SIZE 22"
+            ]
+        );
     }
 
     #[test]

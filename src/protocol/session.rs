@@ -17,10 +17,12 @@ use super::reader::{Message, StopControl};
 use super::reply::{Replies, Reply};
 use crate::board::{Board, BoardError, Color, Pos};
 use crate::eval::Evaluator;
-use crate::levels::{Context, Level, Strength};
+use crate::levels::{Choice, Context, Level, Report, Strength};
+use crate::limits::Limits;
+use crate::opening::{Judge, Swap2};
 use crate::rng::Rng;
 use crate::rules::{Rule, renju};
-use crate::search::{self, Searcher};
+use crate::search::{self, Progress, Searcher};
 use crate::timeman::{self, TimeControl};
 
 /// Why a request was refused: what `ERROR` answers. The session is unchanged after any.
@@ -42,6 +44,10 @@ pub enum SessionError {
     BoardFull,
     /// `SWAP2BOARD` with a stone count of no swap2 step.
     Swap2Stones(usize),
+    /// `YXSWAP2STEP2`/`3` on a board without the 3 or 5 stones of that step.
+    YixinSwap2Stones { step: u8, wanted: usize, got: usize },
+    /// A balancing request on a board with no candidate for the stones it asks for.
+    NothingToBalance { stones: usize },
 }
 
 impl fmt::Display for SessionError {
@@ -62,6 +68,13 @@ impl fmt::Display for SessionError {
             SessionError::BoardFull => f.write_str("the board is full: there is no move to make"),
             SessionError::Swap2Stones(n) => {
                 write!(f, "SWAP2BOARD needs 0, 3 or 5 stones, got {n}")
+            }
+            SessionError::YixinSwap2Stones { step, wanted, got } => write!(
+                f,
+                "YXSWAP2STEP{step} needs {wanted} stones on the board (set by YXBOARD), got {got}"
+            ),
+            SessionError::NothingToBalance { stones } => {
+                write!(f, "no candidate move to place {stones} balancing stone(s)")
             }
         }
     }
@@ -88,6 +101,16 @@ struct Settings {
     max_nodes: Option<u64>,
     /// `INFO max_memory` in bytes (0: no limit), kept for the search's tables.
     max_memory: u64,
+    /// `INFO hash_size` in bytes (0: as `max_memory` allows).
+    hash_bytes: u64,
+    /// `INFO show_detail` asked for the realtime lines.
+    realtime: bool,
+}
+
+impl Settings {
+    fn table_bytes(&self) -> usize {
+        search::table_bytes(self.max_memory, self.hash_bytes)
+    }
 }
 
 /// One game.
@@ -124,8 +147,10 @@ impl<W: Write> Session<W> {
             max_depth: None,
             max_nodes: None,
             max_memory: 0,
+            hash_bytes: 0,
+            realtime: false,
         };
-        let mut searcher = Searcher::new(search::table_bytes(0));
+        let mut searcher = Searcher::new(settings.table_bytes());
         searcher.set_evaluator(options.evaluator);
         Session {
             out: Replies::new(out),
@@ -191,7 +216,7 @@ impl<W: Write> Session<W> {
                     return Err(SessionError::BeginOnStones);
                 }
                 game.me = Some(Color::Black);
-                self.think(seq, received).map(Some)
+                self.think(None, seq, received).map(Some)
             }
             Command::Turn(c) => {
                 let game = self.game_mut()?;
@@ -204,7 +229,7 @@ impl<W: Write> Session<W> {
                     .map_or_else(|| game.board.to_move(), Color::opponent);
                 game.board.place(p, opponent)?;
                 game.me = Some(opponent.opponent());
-                self.think(seq, received).map(Some)
+                self.think(None, seq, received).map(Some)
             }
             Command::Board { stones, answer } => {
                 let game = self.game_mut()?;
@@ -215,7 +240,7 @@ impl<W: Write> Session<W> {
                 game.board = board;
                 game.me = Some(me);
                 if answer {
-                    self.think(seq, received).map(Some)
+                    self.think(None, seq, received).map(Some)
                 } else {
                     Ok(None)
                 }
@@ -250,6 +275,13 @@ impl<W: Write> Session<W> {
                 self.searcher.clear();
                 Ok(None)
             }
+            Command::ShowInfo => Ok(Some(Reply::ShowInfo {
+                max_threads: search::MAX_THREADS,
+                max_hash_log2: (search::MAX_TT_BYTES >> 10).ilog2(),
+            })),
+            Command::NBest(n) => self.think(Some(n), seq, received).map(Some),
+            Command::YixinSwap2(step) => self.yixin_swap2(step, seq, received).map(Some),
+            Command::Balance { two, bias } => self.balance(two, bias, seq, received).map(Some),
             // The reader acts on these itself; they only arrive here from tests.
             Command::End | Command::Stop => Ok(None),
             Command::Unknown(word) => Ok(Some(Reply::Unknown(format!(
@@ -298,11 +330,17 @@ impl<W: Write> Session<W> {
             Info::TimeoutMatch(ms) => s.time.set_timeout_match(ms),
             Info::TimeLeft(ms) => s.time.set_time_left(ms),
             Info::MaxMemory(bytes) => {
-                if search::table_bytes(bytes) != search::table_bytes(s.max_memory) {
-                    self.searcher.resize(search::table_bytes(bytes));
-                }
+                let before = s.table_bytes();
                 s.max_memory = bytes;
+                self.resize_table(before);
             }
+            Info::HashSize(kib) => {
+                let before = s.table_bytes();
+                s.hash_bytes = kib.saturating_mul(1024);
+                self.resize_table(before);
+            }
+            Info::Threads(n) => self.searcher.set_threads(n),
+            Info::ShowDetail { realtime } => s.realtime = realtime,
             Info::Rule(rule) => {
                 s.rule = rule;
                 // The rule's tables are built now rather than on the move's clock.
@@ -328,37 +366,77 @@ impl<W: Write> Session<W> {
         }
     }
 
-    /// Lets the level choose our move, plays it and returns the reply. Needs a game whose
-    /// colour to move is set and an empty square (every caller checks this first).
-    fn think(&mut self, seq: u64, received: Instant) -> Result<Reply, SessionError> {
+    /// A new table when the settings now give it another size than `before` (INFO comes
+    /// between searches, so no search holds the old one).
+    fn resize_table(&mut self, before: usize) {
+        let bytes = self.settings.table_bytes();
+        if bytes != before {
+            log::info!("table resized to {bytes} bytes");
+            self.searcher.resize(bytes);
+        }
+    }
+
+    /// Lets the level choose our move, plays it and returns the reply; with `nbest`
+    /// (`YXNBEST n`), master's full search of the `n` best moves chooses it instead, each
+    /// line reported: that is analysis, the level plays no part. Refused without a game or
+    /// an empty square.
+    fn think(
+        &mut self,
+        nbest: Option<usize>,
+        seq: u64,
+        received: Instant,
+    ) -> Result<Reply, SessionError> {
         let Session {
             settings,
             game,
             stop,
             searcher,
             notice,
-            ..
+            out,
         } = self;
         let game = game.as_mut().ok_or(SessionError::NoGame)?;
         let me = game.me.unwrap_or_else(|| game.board.to_move());
         if game.board.empty_cells().next().is_none() {
             return Err(SessionError::BoardFull);
         }
-        let origin = timeman::clock_start(received, game.start.take());
-        let limits = settings
-            .time
-            .limits(origin, settings.max_depth, settings.max_nodes);
-        let stop = stop.arm(seq);
-        let mut ctx = Context {
-            rule: settings.rule,
-            me,
-            limits,
-            stop,
-            rng: &mut game.rng,
-            searcher,
-            strength: settings.strength,
+        let (origin, limits) = clock(settings, game, received);
+        let stop: &StopControl = stop;
+        let mut show = realtime(out, stop, settings.realtime);
+        let flag = stop.arm(seq);
+        let choice = match nbest {
+            None => {
+                let mut ctx = Context {
+                    rule: settings.rule,
+                    me,
+                    limits,
+                    stop: flag,
+                    rng: &mut game.rng,
+                    searcher,
+                    strength: settings.strength,
+                    observe: Some(&mut show),
+                };
+                settings.level.choose(&mut game.board, &mut ctx)
+            }
+            Some(n) => {
+                let result = searcher.think_observed(
+                    &game.board,
+                    settings.rule,
+                    me,
+                    &limits,
+                    flag,
+                    n,
+                    &mut show,
+                );
+                Choice {
+                    pos: result.best,
+                    report: Some(Report {
+                        search: result,
+                        strength: None,
+                        pick: None,
+                    }),
+                }
+            }
         };
-        let choice = settings.level.choose(&mut game.board, &mut ctx);
         let pos = if game.board.is_empty_at(choice.pos) {
             choice.pos
         } else {
@@ -387,15 +465,128 @@ impl<W: Write> Session<W> {
         })
     }
 
-    /// `SWAP2BOARD`: with no stones, place the opening three; with three or five, stay with
-    /// white and play its next stone (a swap2 answer every manager accepts).
+    /// `YXBALANCEONE`/`YXBALANCETWO`: the stone for the side to move (and, with `two`, the
+    /// opponent's reply) that leaves the side that placed last the value nearest `bias`;
+    /// the stones are placed and answered on one line.
+    fn balance(
+        &mut self,
+        two: bool,
+        bias: i32,
+        seq: u64,
+        received: Instant,
+    ) -> Result<Reply, SessionError> {
+        let Session {
+            settings,
+            game,
+            stop,
+            searcher,
+            ..
+        } = self;
+        let game = game.as_mut().ok_or(SessionError::NoGame)?;
+        let me = game.me.unwrap_or_else(|| game.board.to_move());
+        let stones = if two { 2 } else { 1 };
+        let (origin, limits) = clock(settings, game, received);
+        let mut judge = Judge {
+            searcher,
+            rule: settings.rule,
+            limits,
+            stop: stop.arm(seq),
+        };
+        let found = if two {
+            judge.balance_two(&game.board, me, bias)
+        } else {
+            judge.balance_one(&game.board, me, bias)
+        }
+        .filter(|b| b.stones.len() == stones)
+        .ok_or(SessionError::NothingToBalance { stones })?;
+        let mut board = game.board.clone();
+        place_alternately(&mut board, &found.stones, me)?;
+        game.board = board;
+        game.me = Some(me);
+        settings.time.record(origin.elapsed());
+        log::info!(
+            "balanced by {:?}: value {} at depth {}",
+            found.stones,
+            found.value,
+            found.depth
+        );
+        Ok(Reply::Stones(found.stones))
+    }
+
+    /// Yixin's swap2 dialogue: step 1 places the opening three on an empty board; step 2,
+    /// on the three stones `YXBOARD` set, takes black (`SWAP1 YES`), stays with white
+    /// (`SWAP1 NO`: Yixin-Board then asks for white's stone with `BOARD`) or places two
+    /// more; step 3, on five, chooses the colour (`SWAP2 YES` is black). The same judgement
+    /// as `SWAP2BOARD`'s; a board with another stone count is refused.
+    fn yixin_swap2(
+        &mut self,
+        step: u8,
+        seq: u64,
+        received: Instant,
+    ) -> Result<Reply, SessionError> {
+        let board = &self.game()?.board;
+        let stones: Vec<Coord> = if step == 1 {
+            Vec::new()
+        } else {
+            board
+                .history()
+                .iter()
+                .map(|(p, _)| Coord {
+                    x: p.x.into(),
+                    y: p.y.into(),
+                })
+                .collect()
+        };
+        let wanted = if step == 2 { 3 } else { 5 };
+        if step != 1 && stones.len() != wanted {
+            return Err(SessionError::YixinSwap2Stones {
+                step,
+                wanted,
+                got: stones.len(),
+            });
+        }
+        let reply = self.swap2(&stones, seq, received)?;
+        let game = self.game_mut()?;
+        Ok(match reply {
+            Reply::Stones(placed) => Reply::YixinSwap2Stones {
+                first: stones.len() + 1,
+                stones: placed,
+            },
+            Reply::Move { pos, .. } => {
+                // Yixin-Board asks for white's stone itself, with BOARD.
+                game.board.remove(pos)?;
+                Reply::YixinSwap2Choice {
+                    stones: stones.len(),
+                    take_black: false,
+                }
+            }
+            Reply::Swap => Reply::YixinSwap2Choice {
+                stones: stones.len(),
+                take_black: true,
+            },
+            other => other,
+        })
+    }
+
+    /// `SWAP2BOARD`, judged by the search ([`crate::opening`]): with no stones, place the
+    /// opening three; with three, take black (`SWAP`), stay with white and play its stone,
+    /// or place two more; with five, take black or stay with white. The level bounds how
+    /// deep it judges.
     fn swap2(
         &mut self,
         coords: &[Coord],
         seq: u64,
         received: Instant,
     ) -> Result<Reply, SessionError> {
-        let game = self.game_mut()?;
+        let Session {
+            settings,
+            game,
+            stop,
+            searcher,
+            notice,
+            ..
+        } = self;
+        let game = game.as_mut().ok_or(SessionError::NoGame)?;
         if !matches!(coords.len(), 0 | 3 | 5) {
             return Err(SessionError::Swap2Stones(coords.len()));
         }
@@ -407,27 +598,96 @@ impl<W: Write> Session<W> {
             let p = empty_cell(&board, *c)?;
             board.place(p, color)?;
         }
-        if coords.is_empty() {
-            let opening = swap2_opening(&board);
-            for (&p, color) in opening
-                .iter()
-                .zip([Color::Black, Color::White, Color::Black])
-            {
-                board.place(p, color)?;
-            }
-            game.board = board;
-            game.me = None;
-            Ok(Reply::Stones(opening.to_vec()))
+        let (origin, mut limits) = clock(settings, game, received);
+        let cap = settings.level.judging_depth(settings.strength);
+        limits.max_depth = match (limits.max_depth, cap) {
+            (Some(d), Some(c)) => Some(d.min(c)),
+            (d, c) => d.or(c),
+        };
+        let mut judge = Judge {
+            searcher,
+            rule: settings.rule,
+            limits,
+            stop: stop.arm(seq),
+        };
+        let (reply, me) = if coords.is_empty() {
+            let opening = judge
+                .opening_three(&board, &mut game.rng)
+                .unwrap_or_else(|| swap2_opening(&board));
+            place_alternately(&mut board, &opening, Color::Black)?;
+            (Reply::Stones(opening.to_vec()), None)
         } else {
-            game.board = board;
-            game.me = Some(Color::White);
-            self.think(seq, received)
+            let decision = if coords.len() == 3 {
+                judge.after_three(&board)
+            } else {
+                judge.after_five(&board)
+            };
+            log::info!("swap2 after {} stones: {decision:?}", coords.len());
+            match decision {
+                Swap2::TakeBlack => (Reply::Swap, Some(Color::Black)),
+                Swap2::Stay(p) => {
+                    board.place(p, Color::White)?;
+                    let reply = Reply::Move {
+                        pos: p,
+                        notice: notice.take(),
+                        report: None,
+                    };
+                    (reply, Some(Color::White))
+                }
+                Swap2::AddTwo(w, b) => {
+                    place_alternately(&mut board, &[w, b], Color::White)?;
+                    (Reply::Stones(vec![w, b]), None)
+                }
+            }
+        };
+        settings.time.record(origin.elapsed());
+        game.board = board;
+        game.me = me;
+        Ok(reply)
+    }
+}
+
+/// The clock of a request that searches: when it started (the game's first request
+/// carries the time since START) and the limits the settings give it.
+fn clock(settings: &Settings, game: &mut Game, received: Instant) -> (Instant, Limits) {
+    let origin = timeman::clock_start(received, game.start.take());
+    let limits = settings
+        .time
+        .limits(origin, settings.max_depth, settings.max_nodes);
+    (origin, limits)
+}
+
+/// The least depth whose progress is shown: shallower iterations come too fast to be worth
+/// a line (Rapfi's threshold).
+const REALTIME_MIN_DEPTH: u32 = 8;
+
+/// The observer of a search that writes its realtime lines when `on`, until END is read
+/// (nothing may follow END).
+fn realtime<'a, W: Write>(
+    out: &'a mut Replies<W>,
+    stop: &'a StopControl,
+    on: bool,
+) -> impl FnMut(&Progress) + 'a {
+    move |progress| {
+        if on && progress.depth >= REALTIME_MIN_DEPTH && !stop.ended() {
+            out.progress(progress);
         }
     }
 }
 
-/// The opening three stones (black, white, black) around the centre: a quiet, balanced
-/// shape. The offsets stay inside even a 5x5 board.
+/// Places `stones` in turn, the first for `first`.
+fn place_alternately(board: &mut Board, stones: &[Pos], first: Color) -> Result<(), BoardError> {
+    for (&p, color) in stones
+        .iter()
+        .zip([first, first.opponent()].into_iter().cycle())
+    {
+        board.place(p, color)?;
+    }
+    Ok(())
+}
+
+/// The opening three stones (black, white, black) around the centre, when the judged
+/// opening finds no cell: a quiet shape whose offsets stay inside even a 5x5 board.
 fn swap2_opening(board: &Board) -> [Pos; 3] {
     let c = board.center();
     [c, Pos::new(c.x + 1, c.y - 1), Pos::new(c.x - 1, c.y + 2)]
@@ -665,28 +925,159 @@ mod tests {
     }
 
     #[test]
-    fn swap2_opens_with_three_distinct_stones_and_answers_later_steps_with_one() {
-        let (_, out) = run(&[
+    fn swap2_answers_each_step_with_the_judged_choice_and_keeps_the_game() {
+        let (s, out) = run(&["START 15", "SWAP2BOARD"]);
+        let opening: Vec<&str> = out.lines().nth(1).unwrap().split(' ').collect();
+        assert_eq!(opening.len(), 3, "{out}");
+        assert_eq!(board(&s).history().len(), 3);
+        // Black's two stones side by side in the centre, white's in a corner: take black.
+        let (s, out) = run(&["START 15", "SWAP2BOARD\n7,7\n0,14\n8,7"]);
+        assert_eq!(out.lines().nth(1), Some("SWAP"), "{out}");
+        assert_eq!(s.game.as_ref().unwrap().me, Some(Color::Black));
+        assert_eq!(board(&s).history().len(), 3);
+        // Black's stones in corners, white's in the centre: stay and play white's stone.
+        let (s, out) = run(&["START 15", "SWAP2BOARD\n0,0\n7,7\n14,14"]);
+        let answer = out.lines().nth(1).unwrap();
+        assert_eq!(answer.split(',').count(), 2, "{out}");
+        assert_eq!(s.game.as_ref().unwrap().me, Some(Color::White));
+        assert_eq!(
+            board(&s).last_move().map(|(p, c)| (p.to_string(), c)),
+            Some((answer.to_string(), Color::White))
+        );
+        // After five: black's open three, take black; a later BOARD goes on as usual.
+        let (s, out) = run(&[
             "START 15",
-            "SWAP2BOARD",
-            "SWAP2BOARD\n7,7\n8,7\n9,9",
+            "SWAP2BOARD\n7,7\n0,14\n8,7\n14,0\n9,7",
             "SWAP2BOARD\n7,7\n8,7",
+            "BOARD\n7,7,1\n0,14,2\n8,7,1\n14,0,2\n9,7,1\n6,7,2",
         ]);
         let lines: Vec<&str> = out.lines().collect();
-        let opening: Vec<&str> = lines[1].split(' ').collect();
-        assert_eq!(opening.len(), 3);
-        assert!(opening.iter().all(|s| s.contains(',')));
-        assert_eq!(lines[2].split(' ').count(), 1);
-        assert!(!["7,7", "8,7", "9,9"].contains(&lines[2]));
-        assert!(lines[3].starts_with("ERROR "));
-        // The opening fits the smallest board.
-        let small = Board::new(5, 5).unwrap();
-        let stones = swap2_opening(&small);
-        assert!(
-            stones
-                .iter()
-                .all(|p| small.pos(p.x.into(), p.y.into()).is_some())
+        assert_eq!(lines[1], "SWAP", "{out}");
+        assert!(lines[2].starts_with("ERROR "), "{out}");
+        assert_eq!(lines.len(), 4, "{out}");
+        assert_eq!(board(&s).history().len(), 7);
+    }
+
+    #[test]
+    fn yixins_swap2_dialogue_answers_on_message_swap2_lines() {
+        let (s, out) = run(&["START 15", "yxswap2step1"]);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 4, "{out}");
+        for (k, line) in lines[1..].iter().enumerate() {
+            let rest = line
+                .strip_prefix(&format!("MESSAGE SWAP2 MOVE{} ", k + 1))
+                .unwrap();
+            let (x, y) = rest.split_once(' ').unwrap();
+            let p = Pos::new(x.parse().unwrap(), y.parse().unwrap());
+            assert_eq!(board(&s).history()[k].0, p);
+        }
+        // Three stones, black clearly ahead: take black. The board stays as it was.
+        let (s, out) = run(&["START 15", "YXBOARD\n7,7,2\n0,14,1\n8,7,2", "yxswap2step2"]);
+        assert_eq!(out.lines().nth(1), Some("MESSAGE SWAP2 SWAP1 YES"), "{out}");
+        assert_eq!(board(&s).history().len(), 3);
+        // White ahead: stay, and wait for BOARD to ask for white's stone.
+        let (s, out) = run(&["START 15", "YXBOARD\n0,0,2\n7,7,1\n14,14,2", "yxswap2step2"]);
+        assert_eq!(out.lines().nth(1), Some("MESSAGE SWAP2 SWAP1 NO"), "{out}");
+        assert_eq!(board(&s).history().len(), 3);
+        // Five stones, black's open three: choose black.
+        let (_, out) = run(&[
+            "START 15",
+            "YXBOARD\n7,7,2\n0,14,1\n8,7,2\n14,0,1\n9,7,2",
+            "yxswap2step3",
+            "YXBOARD\n7,7,2\n0,14,1",
+            "yxswap2step3",
+        ]);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[1], "MESSAGE SWAP2 SWAP2 YES", "{out}");
+        assert_eq!(
+            lines[2],
+            "ERROR YXSWAP2STEP3 needs 5 stones on the board (set by YXBOARD), got 2"
         );
+    }
+
+    #[test]
+    fn nbest_reports_each_line_and_plays_the_best() {
+        let (s, out) = run(&[
+            "START 15",
+            "INFO max_depth 3",
+            "YXBOARD\n7,7,2\n8,8,1",
+            "YXNBEST 3",
+        ]);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 6, "{out}");
+        assert!(lines[1].starts_with("MESSAGE depth 3 "), "{out}");
+        for (k, line) in lines[2..5].iter().enumerate() {
+            assert!(
+                line.starts_with(&format!("MESSAGE ({}) eval ", k + 1)),
+                "{out}"
+            );
+        }
+        // The answer is the first line's move, and it is on the board now.
+        let best = lines[2]
+            .split(" pv ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap();
+        assert_eq!(lines[5], best);
+        assert_eq!(board(&s).history().len(), 3);
+    }
+
+    #[test]
+    fn balancing_places_one_or_two_stones_and_answers_them_on_one_line() {
+        let (s, out) = run(&[
+            "START 15",
+            "INFO max_depth 2",
+            "YXBOARD\n7,7,2\n8,8,1",
+            "YXBALANCEONE",
+            "YXBOARD\n7,7,2\n8,8,1",
+            "YXBALANCETWO 50",
+            "YXBALANCEONE x",
+        ]);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 4, "{out}");
+        assert_eq!(lines[1].split(' ').count(), 1, "{out}");
+        assert_eq!(lines[2].split(' ').count(), 2, "{out}");
+        assert!(
+            lines[3].starts_with("ERROR YXBALANCEONE expects a number"),
+            "{out}"
+        );
+        let history = board(&s).history();
+        assert_eq!(history.len(), 4);
+        // Black (to move) placed first, white second.
+        assert_eq!((history[2].1, history[3].1), (Color::Black, Color::White));
+    }
+
+    #[test]
+    fn yixin_settings_size_the_table_and_set_the_threads_and_showinfo_tells_their_limits() {
+        let (s, out) = run(&[
+            "YXSHOWINFO",
+            "INFO hash_size 1024",
+            "INFO thread_num 3",
+            "INFO show_detail 1",
+            "INFO caution_factor 4",
+        ]);
+        assert_eq!(
+            out,
+            "MESSAGE INFO MAX_THREAD_NUM 64\nMESSAGE INFO MAX_HASH_SIZE 22\n"
+        );
+        assert!(s.searcher.tt_bytes() <= 1 << 20 && s.searcher.tt_bytes() > 1 << 19);
+        assert_eq!(s.searcher.threads(), 3);
+        assert!(s.settings.realtime);
+        // A memory limit below the wish wins; a hash size of 0 gives the limit's size back.
+        let (s, _) = run(&["INFO hash_size 1048576", "INFO max_memory 100000000"]);
+        assert_eq!(
+            s.settings.table_bytes(),
+            search::table_bytes(100_000_000, 0)
+        );
+        let (s, _) = run(&[
+            "INFO hash_size 1024",
+            "INFO hash_size 0",
+            "INFO show_detail 9",
+        ]);
+        assert_eq!(s.settings.table_bytes(), search::DEFAULT_TT_BYTES);
+        assert!(!s.settings.realtime);
     }
 
     #[test]

@@ -44,19 +44,41 @@ const ASPIRATION: i32 = 40;
 /// the Gomocup judge the unique set size of the process tree).
 const RESERVED_BYTES: u64 = 48 << 20;
 /// The largest table Hoshi allocates, whatever the limit.
-const MAX_TT_BYTES: u64 = 4 << 30;
+pub const MAX_TT_BYTES: u64 = 4 << 30;
 
 /// The table size for a process limited to `max_memory` bytes (`INFO max_memory`; 0 means
-/// no limit): what is left after [`RESERVED_BYTES`], so the whole process stays under the
-/// limit, or [`DEFAULT_TT_BYTES`] without one. [`Searcher::new`] rounds it down further
-/// to a power of two of entries.
+/// no limit) whose table was asked to take `wanted` bytes (`INFO hash_size`; 0: no
+/// wish): the wish, within what the limit leaves after [`RESERVED_BYTES`] so that the
+/// whole process stays under it; without a wish, all that the limit leaves, or
+/// [`DEFAULT_TT_BYTES`] without a limit. [`Searcher::new`] rounds it down further to a
+/// power of two of entries.
 #[must_use]
-pub fn table_bytes(max_memory: u64) -> usize {
-    if max_memory == 0 {
-        return DEFAULT_TT_BYTES;
-    }
-    let bytes = max_memory.saturating_sub(RESERVED_BYTES).min(MAX_TT_BYTES);
+pub fn table_bytes(max_memory: u64, wanted: u64) -> usize {
+    let wish = match (wanted, max_memory) {
+        (0, 0) => DEFAULT_TT_BYTES as u64,
+        (0, _) => u64::MAX,
+        (w, _) => w,
+    };
+    let allowed = if max_memory == 0 {
+        u64::MAX
+    } else {
+        max_memory.saturating_sub(RESERVED_BYTES)
+    };
+    let bytes = wish.min(allowed).min(MAX_TT_BYTES);
     usize::try_from(bytes).unwrap_or(usize::MAX)
+}
+
+/// Plies until the game ends by five for a search score: positive when the side it
+/// scores wins, negative when it loses, `None` when the score is no mate.
+#[must_use]
+pub fn mate_in(score: i32) -> Option<i32> {
+    if score >= WIN_MIN {
+        Some(WIN - score)
+    } else if score <= -WIN_MIN {
+        Some(-(WIN + score))
+    } else {
+        None
+    }
 }
 
 /// The answer of one search (`protocol::reply` writes it as a `MESSAGE` line).
@@ -79,6 +101,18 @@ pub struct SearchResult {
     pub lines: Vec<Line>,
 }
 
+/// What the search has found when an iteration completes: handed to the observer of
+/// [`Searcher::think_observed`] (Yixin-Board's realtime display), never acted upon.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// The depth just completed.
+    pub depth: u32,
+    /// The best root moves so far, best first (as [`SearchResult::lines`]).
+    pub lines: Vec<Line>,
+    /// Time since the search began.
+    pub elapsed: Duration,
+}
+
 /// One root move of a search, with its value for the mover and its expected line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Line {
@@ -92,13 +126,7 @@ impl SearchResult {
     /// loses, `None` when the score is no mate.
     #[must_use]
     pub fn mate_in(&self) -> Option<i32> {
-        if self.score >= WIN_MIN {
-            Some(WIN - self.score)
-        } else if self.score <= -WIN_MIN {
-            Some(-(WIN + self.score))
-        } else {
-            None
-        }
+        mate_in(self.score)
     }
 
     /// Nodes per second.
@@ -145,6 +173,12 @@ impl Searcher {
     /// deterministic; more are faster but their moves depend on timing.
     pub fn set_threads(&mut self, n: usize) {
         self.threads = n.clamp(1, MAX_THREADS);
+    }
+
+    /// Search threads, the caller's included.
+    #[must_use]
+    pub fn threads(&self) -> usize {
+        self.threads
     }
 
     /// Bytes taken by the table.
@@ -199,6 +233,22 @@ impl Searcher {
         limits: &Limits,
         stop: &AtomicBool,
         multipv: usize,
+    ) -> SearchResult {
+        self.think_observed(board, rule, me, limits, stop, multipv, &mut |_| {})
+    }
+
+    /// Like [`Searcher::think_lines`], telling `observe` what the main thread knows after
+    /// each completed iteration. The observer only watches: the search is the same.
+    #[allow(clippy::too_many_arguments)] // `think_lines`'s, plus the observer
+    pub fn think_observed(
+        &mut self,
+        board: &Board,
+        rule: Rule,
+        me: Color,
+        limits: &Limits,
+        stop: &AtomicBool,
+        multipv: usize,
+        observe: &mut dyn FnMut(&Progress),
     ) -> SearchResult {
         let start = Instant::now();
         self.prepare(rule);
@@ -286,25 +336,17 @@ impl Searcher {
                     let plan = &plan;
                     scope.spawn(move || {
                         let mut tree = Tree::new(pb, tt, eval, limits, helpers_stop);
-                        iterate(&mut tree, plan, 1 + (id % 2) as i32, false);
+                        iterate(&mut tree, plan, 1 + (id % 2) as i32, None);
                         tree.nodes
                     })
                 })
                 .collect();
             let mut tree = Tree::new(pb, tt, eval, limits, stop);
             tree.nodes = vcf_nodes;
-            let (lines, depth) = iterate(&mut tree, &plan, 1, true);
+            let (lines, depth) = iterate(&mut tree, &plan, 1, Some(observe));
             helpers_stop.store(true, Ordering::Relaxed);
             let helper_nodes: u64 = helpers.into_iter().map(|h| h.join().unwrap_or(0)).sum();
-            let lines: Vec<Line> = lines
-                .iter()
-                .map(|l| Line {
-                    mv: tree.pb.pos(l.pv[0]),
-                    score: l.score,
-                    pv: l.pv.iter().map(|&i| tree.pb.pos(i)).collect(),
-                })
-                .collect();
-            (lines, depth, tree.nodes + helper_nodes)
+            (lines_at(&tree.pb, &lines), depth, tree.nodes + helper_nodes)
         });
         let Some(first) = lines.first() else {
             let pb = PatternBoard::new(board, rule);
@@ -386,16 +428,29 @@ struct RootLine {
     pv: Vec<Idx>,
 }
 
+/// Root lines in board cells.
+fn lines_at(pb: &PatternBoard, lines: &[RootLine]) -> Vec<Line> {
+    lines
+        .iter()
+        .map(|l| Line {
+            mv: pb.pos(l.pv[0]),
+            score: l.score,
+            pv: l.pv.iter().map(|&i| pb.pos(i)).collect(),
+        })
+        .collect()
+}
+
 /// Iterative deepening from `first_depth`: each depth searches the `multipv` best root
 /// moves in turn (each with the ones before it excluded), until a limit, a mate within the
-/// horizon, or (for the main thread) the clock says stop. Returns the lines of the last
-/// completed depth, best first, and that depth.
+/// horizon, or (for the main thread, the one with an observer) the clock says stop.
+/// Returns the lines of the last completed depth, best first, and that depth.
 fn iterate(
     tree: &mut Tree<'_>,
     plan: &Plan<'_>,
     first_depth: i32,
-    main: bool,
+    mut observe: Option<&mut dyn FnMut(&Progress)>,
 ) -> (Vec<RootLine>, u32) {
+    let main = observe.is_some();
     let mut lines: Vec<RootLine> = Vec::new();
     let mut completed = 0;
     let mut clock = Clock::new(plan.start, plan.limits);
@@ -445,6 +500,13 @@ fn iterate(
             tree.pb.pos(best.pv[0]),
             plan.start.elapsed()
         );
+        if let Some(observe) = observe.as_mut() {
+            observe(&Progress {
+                depth: completed,
+                lines: lines_at(&tree.pb, &lines),
+                elapsed: plan.start.elapsed(),
+            });
+        }
         clock.completed(depth, best.pv[0], best.score);
         if best.score.abs() >= WIN_MIN && (WIN - best.score.abs()) <= depth && plan.multipv == 1 {
             // A mate within the horizon: deeper iterations cannot change it.
@@ -568,6 +630,21 @@ mod tests {
             max_depth: Some(d),
             ..Limits::default()
         }
+    }
+
+    #[test]
+    fn the_table_takes_the_wish_within_the_memory_limit() {
+        const MB: u64 = 1 << 20;
+        let mb = |n: u64| usize::try_from(n * MB).unwrap();
+        assert_eq!(table_bytes(0, 0), DEFAULT_TT_BYTES);
+        assert_eq!(table_bytes(350 * MB, 0), mb(350) - mb(48));
+        assert_eq!(table_bytes(0, 16 * MB), mb(16));
+        assert_eq!(table_bytes(100 * MB, 1 << 40), mb(52));
+        assert_eq!(
+            table_bytes(0, 1 << 40),
+            usize::try_from(MAX_TT_BYTES).unwrap()
+        );
+        assert_eq!(table_bytes(10 * MB, 0), 0);
     }
 
     #[test]

@@ -16,8 +16,7 @@ use super::record::{self, RecordError};
 use super::{Budget, Size};
 use crate::notation;
 use crate::rules::Rule;
-use crate::search::alphabeta::{WIN, WIN_MIN};
-use crate::search::{self, SearchResult, Searcher};
+use crate::search::{self, SearchResult, Searcher, mate_in};
 
 /// `pbrain-hoshi analyse`'s arguments.
 #[derive(Debug, Args)]
@@ -91,22 +90,10 @@ fn read_position(args: &AnalyseArgs) -> Result<Game, RecordError> {
 /// included) or `loss in 2` (the opponent's moves).
 #[must_use]
 pub fn describe_score(score: i32) -> String {
-    match mate_plies(score) {
+    match mate_in(score) {
         Some(plies) if plies > 0 => format!("win in {}", (plies + 1) / 2),
         Some(plies) => format!("loss in {}", -plies / 2),
         None => format!("{score:+}"),
-    }
-}
-
-/// Plies to the five, as [`SearchResult::mate_in`] counts them, for any root value
-/// (the lines' values too): positive when the mover wins.
-fn mate_plies(score: i32) -> Option<i32> {
-    if score >= WIN_MIN {
-        Some(WIN - score)
-    } else if score <= -WIN_MIN {
-        Some(-(WIN + score))
-    } else {
-        None
     }
 }
 
@@ -183,7 +170,7 @@ pub fn json(game: &Game, result: Option<&SearchResult>) -> String {
         format!("[{}]", items.join(","))
     };
     let moves: Vec<crate::board::Pos> = board.history().iter().map(|&(p, _)| p).collect();
-    let mate = |score: i32| mate_plies(score).map_or("null".to_string(), |m| m.to_string());
+    let mate = |score: i32| mate_in(score).map_or("null".to_string(), |m| m.to_string());
     let mut fields = vec![
         ("rule", quote(&game.rule().to_string())),
         ("width", board.width().to_string()),
@@ -268,6 +255,7 @@ fn quote(s: &str) -> String {
 mod tests {
     use super::*;
     use crate::board::Board;
+    use crate::search::alphabeta::{WIN, WIN_MIN};
 
     #[test]
     fn scores_read_as_values_or_wins_and_losses_in_moves() {
@@ -279,7 +267,7 @@ mod tests {
         assert_eq!(describe_score(WIN - 3), "win in 2");
         // The opponent fives on the second ply.
         assert_eq!(describe_score(-(WIN - 2)), "loss in 1");
-        assert_eq!(mate_plies(WIN_MIN - 1), None);
+        assert_eq!(mate_in(WIN_MIN - 1), None);
     }
 
     #[test]

@@ -287,6 +287,7 @@ impl<W: Write> Play<W> {
             rng: &mut self.rng,
             searcher: &mut self.searcher,
             strength: self.opponent.strength,
+            observe: None,
         };
         let choice = self.opponent.level.choose(&mut board, &mut ctx);
         // The level answers an empty cell; should it ever not, the first empty one.

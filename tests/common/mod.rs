@@ -168,6 +168,9 @@ pub enum Form {
     Swap,
     About,
     Forbid,
+    /// `MESSAGE INFO MAX_THREAD_NUM n` or `MESSAGE INFO MAX_HASH_SIZE n`: the two lines
+    /// that answer `YXSHOWINFO`, the one reply made of `MESSAGE` lines.
+    GuiLimit,
 }
 
 /// The form of `line`, or `None` if no allowed form fits.
@@ -184,6 +187,16 @@ pub fn form(line: &str) -> Option<Form> {
         Some(Form::Error)
     } else if line == "UNKNOWN" || line.starts_with("UNKNOWN ") {
         Some(Form::Unknown)
+    } else if [
+        "MESSAGE INFO MAX_THREAD_NUM ",
+        "MESSAGE INFO MAX_HASH_SIZE ",
+    ]
+    .iter()
+    .any(|p| {
+        line.strip_prefix(p)
+            .is_some_and(|n| n.parse::<u32>().is_ok())
+    }) {
+        Some(Form::GuiLimit)
     } else if text_after("MESSAGE ") || text_after("DEBUG ") {
         Some(Form::Note)
     } else if let Some(list) = line.strip_prefix("FORBID ") {
