@@ -146,9 +146,9 @@ test_exe() {
 
     # Every test whose harness starts the engine through tests/common, which reads
     # HOSHI_ENGINE: the harness runs natively, only the engine under Wine.
-    say "protocol transcripts, robustness and scripted-input tests against the .exe under Wine"
+    say "protocol transcripts, robustness, scripted-input and Yixin-Board tests against the .exe under Wine"
     HOSHI_ENGINE="$WINE $exe" ${CARGO:-cargo} test --release --locked \
-        --test protocol --test robustness --test scripted --test renju_protocol
+        --test protocol --test robustness --test scripted --test renju_protocol --test yixin
 
     # The match runner's memory check on Windows (GetProcessMemoryInfo): an engine that grabs
     # 64 MiB at its second move, against a limit of 40 MB, must lose on memory every game.
