@@ -11,6 +11,10 @@ use std::time::Instant;
 pub struct Limits {
     /// Start no new iteration after this (the soft limit).
     pub soft_deadline: Option<Instant>,
+    /// Whether the search may stop before the soft limit while its best move holds, and go
+    /// past it (never past `deadline`) while the move wavers: worth it only when time saved
+    /// now serves later moves.
+    pub adaptive: bool,
     /// Answer no later than this: checked inside the tree (the hard limit).
     pub deadline: Option<Instant>,
     /// Deepest iteration to search.

@@ -9,8 +9,12 @@
 //! from `START` (bounded, since a manager may also just wait before its first request).
 //!
 //! The budget is `min(timeout_turn, share of the match time left)`: the hard deadline
-//! never exceeds the turn limit or a third of what is left of the game, and the soft one
-//! (start no new iteration) is half the turn limit or a twentieth of the game time left.
+//! never exceeds the turn limit or a third of what is left of the game. The soft one (start
+//! no new iteration) depends on whether time saved now is worth anything later. With no
+//! match clock, or one that would still cover [`AMPLE_TURNS`] full turns, it is not: the
+//! search goes on to nine tenths of the turn whatever the stability of its best move, as
+//! Rapfi does. Otherwise it is half the turn limit or a twentieth of the game time left,
+//! stretched or shrunk by the search as its best move wavers or holds.
 //! The match time left is the last `INFO time_left` less what was spent since; managers that
 //! never send it (liskvork) are covered by counting our own time against `timeout_match`.
 
@@ -30,6 +34,14 @@ const MOVES_TO_GO: i64 = 20;
 
 /// The hard deadline never takes more than this fraction (1/n) of the match time left.
 const MAX_SHARE_OF_LEFT: i64 = 3;
+
+/// A match clock covering this many full turns leaves the turn limit as the only bound
+/// (Rapfi's move horizon).
+const AMPLE_TURNS: i64 = 64;
+
+/// With ample time, no new iteration starts after this share (per mille) of the hard
+/// deadline: one would rarely finish even its first move.
+const AMPLE_SOFT_PER_MILLE: i64 = 900;
 
 /// Safety margin bounds: 5% of a limit, at least 30 ms (latency, polling, scheduling), at
 /// most 500 ms (enough for any scheduler hiccup; more would only waste long time controls).
@@ -69,6 +81,8 @@ impl Default for TimeControl {
 pub struct Budget {
     pub soft_ms: Option<i64>,
     pub hard_ms: Option<i64>,
+    /// Whether the search may move the soft deadline by the stability of its best move.
+    pub adaptive: bool,
 }
 
 impl TimeControl {
@@ -135,6 +149,7 @@ impl TimeControl {
         };
         Limits {
             soft_deadline: at(b.soft_ms),
+            adaptive: b.adaptive,
             deadline: at(b.hard_ms),
             max_depth,
             max_nodes,
@@ -160,22 +175,27 @@ fn margin(limit_ms: i64) -> i64 {
 
 /// The budget for a turn limit and a match time left (both `None` when unlimited).
 fn budget(turn_ms: Option<i64>, left_ms: Option<i64>) -> Budget {
-    let mut soft: Option<i64> = None;
-    let mut hard: Option<i64> = None;
-    let tighten = |slot: &mut Option<i64>, v: i64| *slot = Some(slot.map_or(v, |s| s.min(v)));
-    if let Some(turn) = turn_ms {
-        let usable = (turn - margin(turn)).max(0);
-        tighten(&mut hard, usable);
-        tighten(&mut soft, usable / 2);
-    }
-    if let Some(left) = left_ms {
-        let usable = left.saturating_sub(margin(left)).max(0);
-        tighten(&mut hard, usable / MAX_SHARE_OF_LEFT);
-        tighten(&mut soft, usable / MOVES_TO_GO);
-    }
-    Budget {
-        soft_ms: soft,
-        hard_ms: hard,
+    let usable = |limit: i64| limit.saturating_sub(margin(limit)).max(0);
+    let (turn, left) = (turn_ms.map(usable), left_ms.map(usable));
+    match (turn, left) {
+        // Time saved would be lost (ample implies the turn is within a third of what is left).
+        (Some(turn), left) if left.is_none_or(|l| turn.saturating_mul(AMPLE_TURNS) <= l) => {
+            Budget {
+                soft_ms: Some(turn.saturating_mul(AMPLE_SOFT_PER_MILLE) / 1000),
+                hard_ms: Some(turn),
+                adaptive: false,
+            }
+        }
+        (turn, Some(left)) => Budget {
+            soft_ms: Some(turn.map_or(left, |t| t / 2).min(left / MOVES_TO_GO)),
+            hard_ms: Some(turn.map_or(left, |t| t).min(left / MAX_SHARE_OF_LEFT)),
+            adaptive: true,
+        },
+        (_, None) => Budget {
+            soft_ms: None,
+            hard_ms: None,
+            adaptive: true,
+        },
     }
 }
 
@@ -183,10 +203,29 @@ fn budget(turn_ms: Option<i64>, left_ms: Option<i64>) -> Budget {
 mod tests {
     use super::*;
 
+    /// A budget the search adapts to its stability.
     fn b(soft: i64, hard: i64) -> Budget {
         Budget {
             soft_ms: Some(soft),
             hard_ms: Some(hard),
+            adaptive: true,
+        }
+    }
+
+    /// A budget used to nine tenths whatever the stability.
+    fn fixed(hard: i64) -> Budget {
+        Budget {
+            soft_ms: Some(hard * 9 / 10),
+            hard_ms: Some(hard),
+            adaptive: false,
+        }
+    }
+
+    fn unbounded() -> Budget {
+        Budget {
+            soft_ms: None,
+            hard_ms: None,
+            adaptive: true,
         }
     }
 
@@ -194,26 +233,30 @@ mod tests {
     fn timeout_turn_zero_or_no_time_left_answers_at_once() {
         let mut tc = TimeControl::default();
         tc.set_timeout_turn(0);
-        assert_eq!(tc.budget(), b(0, 0));
+        assert_eq!(tc.budget(), fixed(0));
         tc.set_timeout_turn(30_000);
         tc.set_time_left(-500);
         assert_eq!(tc.budget(), b(0, 0));
     }
 
     #[test]
-    fn turn_limit_alone_keeps_a_margin_and_a_soft_half() {
+    fn turn_limit_alone_keeps_a_margin_and_is_used_whatever_the_stability() {
         // 5% margin: 5000 -> 4750 usable.
-        assert_eq!(budget(Some(5_000), None), b(2_375, 4_750));
+        assert_eq!(budget(Some(5_000), None), fixed(4_750));
         // Small limits keep the 30 ms floor, large ones the 500 ms cap.
-        assert_eq!(budget(Some(100), None), b(35, 70));
-        assert_eq!(budget(Some(300_000), None), b(149_750, 299_500));
-        assert_eq!(
-            budget(None, None),
-            Budget {
-                soft_ms: None,
-                hard_ms: None
-            }
-        );
+        assert_eq!(budget(Some(100), None), fixed(70));
+        assert_eq!(budget(Some(300_000), None), fixed(299_500));
+        assert_eq!(budget(None, None), unbounded());
+    }
+
+    #[test]
+    fn a_match_clock_covering_many_turns_leaves_the_turn_limit_alone() {
+        // 1 s a turn, 100 s left: 64 turns of 950 ms fit in 99.5 s.
+        assert_eq!(budget(Some(1_000), Some(100_000)), fixed(950));
+        // 60 s left: they do not, and saved time counts.
+        assert_eq!(budget(Some(1_000), Some(60_000)), b(475, 950));
+        // No turn limit: the match clock alone.
+        assert_eq!(budget(None, Some(60_000)), b(2_975, 19_833));
     }
 
     #[test]
@@ -233,13 +276,7 @@ mod tests {
         tc.set_timeout_match(0);
         assert_eq!(tc.match_left_ms(), None);
         tc.set_time_left(2_147_483_647);
-        assert_eq!(
-            tc.budget(),
-            Budget {
-                soft_ms: None,
-                hard_ms: None
-            }
-        );
+        assert_eq!(tc.budget(), unbounded());
     }
 
     #[test]
@@ -292,7 +329,8 @@ mod tests {
         let origin = Instant::now();
         let l = tc.limits(origin, Some(7), None);
         assert_eq!(l.deadline, Some(origin + Duration::from_millis(4_750)));
-        assert_eq!(l.soft_deadline, Some(origin + Duration::from_millis(2_375)));
+        assert_eq!(l.soft_deadline, Some(origin + Duration::from_millis(4_275)));
+        assert!(!l.adaptive);
         assert_eq!(l.max_depth, Some(7));
     }
 }

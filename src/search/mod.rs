@@ -518,12 +518,13 @@ fn iterate(
 }
 
 /// When the main thread stops deepening: the soft deadline, stretched while the best move
-/// keeps changing or the score falls, shrunk while both hold steady. Never past the hard
-/// deadline, which the tree itself watches.
+/// keeps changing or the score falls, shrunk while both hold steady (when the limits are
+/// adaptive). Never past the hard deadline, which the tree itself watches.
 struct Clock {
     start: Instant,
     /// The time to the soft deadline, if there is one.
     optimum: Option<Duration>,
+    adaptive: bool,
     best: Option<Idx>,
     /// Best-move changes, halved at every depth.
     changes: f64,
@@ -538,6 +539,7 @@ impl Clock {
             optimum: limits
                 .soft_deadline
                 .map(|d| d.saturating_duration_since(start)),
+            adaptive: limits.adaptive,
             best: None,
             changes: 0.0,
             score: None,
@@ -556,7 +558,7 @@ impl Clock {
         });
         self.score = Some(score);
         // Shallow iterations say little about stability.
-        self.factor = if depth < 5 {
+        self.factor = if depth < 5 || !self.adaptive {
             1.0
         } else {
             ((0.6 + 0.4 * self.changes) * (1.0 + falling)).clamp(0.4, 1.8)

@@ -90,7 +90,7 @@ impl FromStr for Size {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Args)]
 pub struct Budget {
     /// Thinking time per move, in seconds (decimals allowed). Hoshi answers within it, as
-    /// under a manager's `timeout_turn`, and often sooner. Default: 5, unless --depth or
+    /// under a manager's `timeout_turn`: it uses most of it, unless it finds a forced win. Default: 5, unless --depth or
     /// --nodes bounds the search instead.
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub time: Option<f64>,
