@@ -12,7 +12,6 @@ pub mod alphabeta;
 pub mod ordering;
 pub mod tt;
 pub mod vcf;
-pub mod vct;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
