@@ -146,7 +146,7 @@ impl Judge<'_> {
         let c = board.center();
         let near: Vec<Pos> = board
             .empty_cells()
-            .filter(|&p| p != c && chebyshev(p, c) <= 2)
+            .filter(|&p| p != c && p.chebyshev(c) <= 2)
             .collect();
         let white = *near.get(rng.below(near.len().max(1)))?;
         let mut after = board.clone();
@@ -255,10 +255,6 @@ fn share(limits: &Limits, parts: u32) -> Limits {
 
 fn distance(value: i32, bias: i32) -> i64 {
     (i64::from(value) - i64::from(bias)).abs()
-}
-
-fn chebyshev(a: Pos, b: Pos) -> u8 {
-    a.x.abs_diff(b.x).max(a.y.abs_diff(b.y))
 }
 
 #[cfg(test)]

@@ -57,6 +57,13 @@ impl Pos {
     pub const fn new(x: u8, y: u8) -> Pos {
         Pos { y, x }
     }
+
+    /// Moves a king needs from one cell to the other: the larger coordinate difference.
+    #[must_use]
+    pub const fn chebyshev(self, other: Pos) -> u8 {
+        let (dx, dy) = (self.x.abs_diff(other.x), self.y.abs_diff(other.y));
+        if dx > dy { dx } else { dy }
+    }
 }
 
 impl fmt::Display for Pos {

@@ -57,6 +57,10 @@ fn late_move_limit(depth: i32, improving: bool) -> usize {
 /// not searched below the root.
 const TRIVIAL_DEPTH: i32 = 4;
 
+/// Beyond this distance (Chebyshev) from a last stone, a four played against an open three
+/// only delays: below [`TRIVIAL_DEPTH`] it is pruned when far from both, else reduced.
+const DELAY_DISTANCE: u8 = 4;
+
 /// Converts a score relative to the node at `ply` into one relative to the root, and back.
 fn score_to_tt(score: i32, ply: usize) -> i32 {
     let ply = ply as i32;
@@ -285,10 +289,22 @@ impl<'a> Tree<'a> {
         let mut best = -WIN;
         let mut best_move = None;
         let move_limit = late_move_limit(depth, improving);
+        // The last stones of both sides: against an open three, a four of our own far from
+        // both only delays (Rapfi's useless defence).
+        let last_stones = [prev, self.pb.last_stone_of(side)].map(|s| s.map(|i| self.pb.pos(i)));
         for (n, s) in ordered.iter().enumerate() {
             let mv = s.mv;
             let forcing = self.pb.threat(mv, side).is_four();
             let quiet = kind == Kind::Quiet && !forcing && !self.heuristics.is_killer(mv, ply);
+            let far = if kind == Kind::Defend && forcing && !self.pb.threat(mv, opp).is_four() {
+                let at = self.pb.pos(mv);
+                last_stones.map(|s| s.is_some_and(|s| s.chebyshev(at) > DELAY_DISTANCE))
+            } else {
+                [false; 2]
+            };
+            if far == [true; 2] && ply > 0 && best > -WIN_MIN && depth < TRIVIAL_DEPTH {
+                continue;
+            }
             // Move-count pruning: far down the list, quiet moves rarely matter, on a
             // principal variation too (Rapfi prunes there; it beat PV-exempt pruning by 74 Elo).
             if quiet && ply > 0 && best > -WIN_MIN {
@@ -310,6 +326,9 @@ impl<'a> Tree<'a> {
                 let r = self.lmr.get(depth, n) + i32::from(!pv_node && !improving)
                     - self.heuristics.history(mv, side) / (HISTORY_MAX / 2);
                 r.clamp(0, new_depth - 1)
+            } else if far != [false; 2] && n >= 1 && depth >= 2 {
+                // Two plies far from the opponent's last stone, one far from ours.
+                (2 * i32::from(far[0]) + i32::from(far[1])).clamp(0, new_depth - 1)
             } else {
                 0
             };
