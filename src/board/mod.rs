@@ -386,6 +386,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn chebyshev_is_the_larger_coordinate_difference_either_way() {
+        let (a, b) = (Pos::new(3, 4), Pos::new(7, 2));
+        assert_eq!(a.chebyshev(b), 4);
+        assert_eq!(b.chebyshev(a), 4);
+        assert_eq!(Pos::new(5, 1).chebyshev(Pos::new(4, 6)), 5);
+        assert_eq!(a.chebyshev(a), 0);
+    }
+
+    #[test]
     fn sizes_outside_5_to_32_are_refused() {
         for (w, h) in [(4, 15), (15, 4), (33, 20), (0, 0), (-3, 15)] {
             assert!(Board::new(w, h).is_err(), "{w}x{h}");

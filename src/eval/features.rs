@@ -157,7 +157,7 @@ mod tests {
                 // Stones near the centre, so that shapes (and threats) appear.
                 let empty: Vec<Pos> = board
                     .empty_cells()
-                    .filter(|p| p.x.abs_diff(7) <= 4 && p.y.abs_diff(7) <= 4)
+                    .filter(|p| p.chebyshev(Pos::new(7, 7)) <= 4)
                     .collect();
                 let Some(&p) = empty.get(rng.below(empty.len().max(1))) else {
                     break;

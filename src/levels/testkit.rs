@@ -54,7 +54,7 @@ pub fn random_position(rng: &mut Rng, size: u8, stones: usize, rule: Rule) -> (B
             .filter(|&p| {
                 if board.has_no_stones() {
                     let c = board.center();
-                    p.x.abs_diff(c.x) <= 2 && p.y.abs_diff(c.y) <= 2
+                    p.chebyshev(c) <= 2
                 } else {
                     board.has_stone_near(p, 2)
                 }

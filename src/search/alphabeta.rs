@@ -290,8 +290,12 @@ impl<'a> Tree<'a> {
         let mut best_move = None;
         let move_limit = late_move_limit(depth, improving);
         // The last stones of both sides: against an open three, a four of our own far from
-        // both only delays (Rapfi's useless defence).
-        let last_stones = [prev, self.pb.last_stone_of(side)].map(|s| s.map(|i| self.pb.pos(i)));
+        // both only delays (Rapfi's useless defence). Only a defence node needs them.
+        let last_stones = if kind == Kind::Defend {
+            [prev, self.pb.last_stone_of(side)].map(|s| s.map(|i| self.pb.pos(i)))
+        } else {
+            [None; 2]
+        };
         for (n, s) in ordered.iter().enumerate() {
             let mv = s.mv;
             let forcing = self.pb.threat(mv, side).is_four();

@@ -233,10 +233,7 @@ fn opening(header: &Header, rng: &mut Rng, judge: &mut Searcher) -> Board {
     loop {
         let mut board = Board::new(side, side).expect("checked by run");
         let c = board.center();
-        let near: Vec<Pos> = board
-            .cells()
-            .filter(|p| p.x.abs_diff(c.x) <= 3 && p.y.abs_diff(c.y) <= 3)
-            .collect();
+        let near: Vec<Pos> = board.cells().filter(|p| p.chebyshev(c) <= 3).collect();
         let stones = 2 + rng.below(4);
         let mut ok = true;
         for _ in 0..stones {
