@@ -461,10 +461,13 @@ impl PatternBoard {
                 // Same line pattern, same pcode.
                 continue;
             }
-            info.pats[c][dir] = new;
+            // Built whole, not by a store at a variable index: reading the array back
+            // right after a one-byte store into it stalls on store forwarding.
+            let pats = std::array::from_fn(|d| if d == dir { new } else { info.pats[c][d] });
+            info.pats[c] = pats;
             counts.pats[c][old as usize] -= 1;
             counts.pats[c][new as usize] += 1;
-            let pcode = self.pcodes.pcode(info.pats[c]);
+            let pcode = self.pcodes.pcode(pats);
             let threat = self.pcodes.threat(pcode);
             counts.threats[c][info.threat[c] as usize] -= 1;
             counts.threats[c][threat as usize] += 1;
