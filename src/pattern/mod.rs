@@ -249,6 +249,43 @@ impl PatternBoard {
         square.chain(lines).map(move |o| (i + o) as Idx)
     }
 
+    /// Whether a stone on `stone` can change the patterns of the empty cell `cell`: the
+    /// same cell, or one on a line through it within the tables' reach (the cells `make`
+    /// refreshes).
+    #[must_use]
+    pub fn touches(&self, stone: Idx, cell: Idx) -> bool {
+        let (a, b) = (self.pos(stone), self.pos(cell));
+        let (dx, dy) = (a.x.abs_diff(b.x), a.y.abs_diff(b.y));
+        (dx == 0 || dy == 0 || dx == dy) && usize::from(dx.max(dy)) <= self.tables.reach()
+    }
+
+    /// The threat `color` would have on the empty cell `cell` after a stone of `stone_color`
+    /// on `at`, a cell it touches (not itself), without making the move: only the line
+    /// joining the two changes, so one table lookup answers what `make` would recompute.
+    #[must_use]
+    pub fn threat_after(&self, cell: Idx, color: Color, at: Idx, stone_color: Color) -> Threat {
+        debug_assert!(cell != at && self.touches(at, cell));
+        let (c, s) = (self.pos(cell), self.pos(at));
+        let (dx, dy) = (
+            i32::from(s.x) - i32::from(c.x),
+            i32::from(s.y) - i32::from(c.y),
+        );
+        // Along Dir::ALL[dir], the stone is `offset` steps from the cell.
+        let (dir, offset) = match (dx, dy) {
+            (_, 0) => (0, dx),
+            (0, _) => (1, dy),
+            _ if dx == dy => (2, dx),
+            _ => (3, dx),
+        };
+        let shift = 2 * slot(offset);
+        let key = self.d.keys[usize::from(cell)][dir];
+        let key = (key & !(3 << shift)) | (u32::from(stone(stone_color)) << shift);
+        let info = self.info(cell);
+        let mut pats = info.pats[color as usize];
+        pats[dir] = self.tables.pattern(color, key);
+        self.pcodes.threat(self.pcodes.pcode(pats))
+    }
+
     /// The last stone placed, if any.
     #[must_use]
     pub fn last_move(&self) -> Option<Idx> {
@@ -324,6 +361,12 @@ impl PatternBoard {
     #[must_use]
     pub fn hash(&self) -> u64 {
         self.d.hash
+    }
+
+    /// The hash after a stone of `color` on the empty cell `i`, without making the move.
+    #[must_use]
+    pub fn hash_after(&self, i: Idx, color: Color) -> u64 {
+        self.d.hash ^ self.zobrist[usize::from(i)][color as usize]
     }
 
     /// Stones played through `make` and not yet undone.
@@ -469,8 +512,12 @@ impl PatternBoard {
             counts.pats[c][new as usize] += 1;
             let pcode = self.pcodes.pcode(pats);
             let threat = self.pcodes.threat(pcode);
-            counts.threats[c][info.threat[c] as usize] -= 1;
-            counts.threats[c][threat as usize] += 1;
+            if threat != info.threat[c] {
+                // Skipped when equal (most often): the decrement and the increment of one
+                // counter would make the second wait on the first.
+                counts.threats[c][info.threat[c] as usize] -= 1;
+                counts.threats[c][threat as usize] += 1;
+            }
             let (was, now) = (self.values.of(c, info.pcode[c]), self.values.of(c, pcode));
             for (sum, (now, was)) in counts.values[c].iter_mut().zip(now.iter().zip(was)) {
                 *sum += now - was;
@@ -613,6 +660,40 @@ mod tests {
             }
             assert_eq!(pb.hash(), start_hash);
             assert_eq!(pb.board().history().len(), 0);
+        }
+    }
+
+    /// `touches` is what the move generator's defence filter trusts: a stone leaves the
+    /// patterns of every cell it does not touch as they were. Random positions, every rule
+    /// (freestyle's tables reach four cells, the others five).
+    #[test]
+    fn a_stone_changes_only_the_cells_it_touches() {
+        for (seed, rule) in [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro]
+            .into_iter()
+            .enumerate()
+        {
+            let mut rng = Rng::new(100 + seed as u64);
+            let mut pb = PatternBoard::new(&Board::new(15, 15).unwrap(), rule);
+            let mut touched_changed = false;
+            for _ in 0..60 {
+                let empties: Vec<Idx> = pb.all_cells().filter(|&i| pb.is_empty(i)).collect();
+                let stone = empties[rng.below(empties.len())];
+                let color = Color::BOTH[rng.below(2)];
+                let before: Vec<CellInfo> = empties.iter().map(|&c| *pb.info(c)).collect();
+                pb.make(stone, color);
+                for (&c, was) in empties.iter().zip(&before) {
+                    if c == stone {
+                        continue;
+                    }
+                    if pb.touches(stone, c) {
+                        touched_changed |= pb.info(c) != was;
+                    } else {
+                        assert_eq!(pb.info(c), was, "rule {rule}: {:?}", pb.pos(c));
+                    }
+                }
+            }
+            // The test would pass on a board that never changes: it must see changes.
+            assert!(touched_changed, "rule {rule}");
         }
     }
 

@@ -61,6 +61,11 @@ const TRIVIAL_DEPTH: i32 = 4;
 /// only delays: below [`TRIVIAL_DEPTH`] it is pruned when far from both, else reduced.
 const DELAY_DISTANCE: u8 = 4;
 
+/// The table key of a position: the stones' hash, and who is to move.
+fn key_of(hash: u64, side: Color) -> u64 {
+    hash ^ if side == Color::White { SIDE_KEY } else { 0 }
+}
+
 /// Converts a score relative to the node at `ply` into one relative to the root, and back.
 fn score_to_tt(score: i32, ply: usize) -> i32 {
     let ply = ply as i32;
@@ -165,7 +170,14 @@ impl<'a> Tree<'a> {
     }
 
     fn key(&self, side: Color) -> u64 {
-        self.pb.hash() ^ if side == Color::White { SIDE_KEY } else { 0 }
+        key_of(self.pb.hash(), side)
+    }
+
+    /// Starts loading the table bucket of the position after `side` plays `mv`: called
+    /// just before the move is made, whose update hides the memory access.
+    fn prefetch_child(&self, mv: Idx, side: Color) {
+        self.tt
+            .prefetch(key_of(self.pb.hash_after(mv, side), side.opponent()));
     }
 
     /// Counts a node and checks the limits; true when the search must unwind.
@@ -336,6 +348,7 @@ impl<'a> Tree<'a> {
             } else {
                 0
             };
+            self.prefetch_child(mv, side);
             self.pb.make(mv, side);
             let mut score;
             if n == 0 {
@@ -487,6 +500,7 @@ impl<'a> Tree<'a> {
         let mut moves = std::mem::take(&mut self.gen_buf[ply]);
         ordering::fours_near_last(&self.pb, side, min_threat, &mut moves);
         for &mv in &moves {
+            self.prefetch_child(mv, side);
             self.pb.make(mv, side);
             let value = -self.qsearch(opp, ply + 1, qdepth - 1, -beta, -alpha);
             self.pb.undo();

@@ -72,11 +72,21 @@ pub fn has_flex4(pb: &PatternBoard, color: Color) -> bool {
 /// The first empty cell (row-major) where `color` would make five.
 #[must_use]
 pub fn five_point(pb: &PatternBoard, color: Color) -> Option<Idx> {
-    if pb.counts().threats[color as usize][Threat::Five as usize] == 0 {
+    let is_five = |i: Idx| pb.is_empty(i) && pb.threat(i, color) == Threat::Five;
+    let count = pb.counts().threats[color as usize][Threat::Five as usize];
+    if count == 0 {
         return None;
     }
-    pb.all_cells()
-        .find(|&i| pb.is_empty(i) && pb.threat(i, color) == Threat::Five)
+    // A lone five point is almost always the last stone's, on one of its lines: looked
+    // for there first, it is the same answer without a scan of the board.
+    if count == 1
+        && let Some(near) = pb
+            .last_stone_of(color)
+            .and_then(|last| pb.line_neighbours(last).find(|&i| is_five(i)))
+    {
+        return Some(near);
+    }
+    pb.all_cells().find(|&i| is_five(i))
 }
 
 /// Fills `out` with `side`'s legal fours at least as strong as `min`, near its last stone
@@ -105,6 +115,30 @@ pub fn fours_near_last(pb: &PatternBoard, side: Color, min: Threat, out: &mut Ve
     out.extend(found.iter().map(|&(_, i)| i));
 }
 
+/// Whether `side`'s stone on `mv` leaves the opponent no open-four point. With the
+/// opponent's `open_four_points` given (not for renju's black, whose fouls can hinge on any
+/// stone), this is read off the patterns: a stone of ours never makes the opponent a new
+/// shape, and it changes only the cells it touches, along the one line joining them, so
+/// `mv` defends exactly when each point is `mv` itself or loses its open four on that line.
+/// Otherwise the move is played out.
+fn defends(pb: &mut PatternBoard, mv: Idx, side: Color, open_four_points: Option<&[Idx]>) -> bool {
+    let opp = side.opponent();
+    let played_out = |pb: &mut PatternBoard| {
+        pb.make(mv, side);
+        let defended = !has_flex4(pb, opp);
+        pb.undo();
+        defended
+    };
+    let Some(points) = open_four_points else {
+        return played_out(pb);
+    };
+    let defended = points.iter().all(|&f| {
+        f == mv || pb.touches(mv, f) && pb.threat_after(f, opp, mv, side) < Threat::Flex4
+    });
+    debug_assert_eq!(defended, played_out(pb), "defence read off the patterns");
+    defended
+}
+
 /// Fills `out` with the moves `side` should consider (unordered) and says why. The caller
 /// has already handled its own five points and the opponent's double five.
 pub fn generate(pb: &mut PatternBoard, side: Color, out: &mut Vec<Idx>) -> Kind {
@@ -118,18 +152,21 @@ pub fn generate(pb: &mut PatternBoard, side: Color, out: &mut Vec<Idx>) -> Kind 
     }
     if has_flex4(pb, opp) {
         let cells: Vec<Idx> = pb.all_cells().filter(|&i| pb.is_candidate(i)).collect();
+        // Renju's black fouls can hinge on stones anywhere: there every defence is played
+        // out to check.
+        let open_four_points: Option<Vec<Idx>> = (pb.rule() != Rule::Renju || opp == Color::White)
+            .then(|| {
+                pb.all_cells()
+                    .filter(|&i| pb.is_empty(i) && pb.threat(i, opp) == Threat::Flex4)
+                    .collect()
+            });
         for i in cells {
             let own_four = pb.threat(i, side).is_four();
             // A defence lies on a line where the opponent has a four shape.
             if !(own_four || pb.threat(i, opp).is_four()) || !pb.is_legal(i, side) {
                 continue;
             }
-            let keeps = own_four || {
-                pb.make(i, side);
-                let defended = !has_flex4(pb, opp);
-                pb.undo();
-                defended
-            };
+            let keeps = own_four || defends(pb, i, side, open_four_points.as_deref());
             if keeps {
                 out.push(i);
             }
@@ -250,7 +287,8 @@ impl Heuristics {
             score += self.history(mv, side) / 64;
             Scored { mv, score }
         }));
-        out.sort_by_key(|s| (std::cmp::Reverse(s.score), s.mv));
+        // Keys are unique (the cell breaks ties), so an unstable sort gives the same order.
+        out.sort_unstable_by_key(|s| (std::cmp::Reverse(s.score), s.mv));
     }
 }
 

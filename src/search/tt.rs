@@ -70,7 +70,10 @@ const GENERATIONS: u8 = 32;
 
 /// A fixed-size table shared by reference.
 pub struct Tt {
+    /// The buckets, from `words[first]` on, and up to a bucket's worth of slack before and
+    /// after: `first` makes each bucket one cache line.
     words: Box<[AtomicU64]>,
+    first: usize,
     buckets: usize,
     generation: u8,
 }
@@ -82,8 +85,10 @@ impl Tt {
         let wanted = (bytes / BUCKET_BYTES).max(1);
         // The largest power of two not above `wanted`.
         let buckets = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
+        let (words, first) = zeroed_buckets(buckets);
         Tt {
-            words: zeroed_words(buckets * BUCKET_WORDS),
+            words,
+            first,
             buckets,
             generation: 1,
         }
@@ -99,7 +104,7 @@ impl Tt {
     /// memory comes lazily from the system, so clearing a large table costs no time now.
     pub fn clear(&mut self) {
         self.words = zeroed_words(0);
-        self.words = zeroed_words(self.buckets * BUCKET_WORDS);
+        (self.words, self.first) = zeroed_buckets(self.buckets);
         self.generation = 1;
     }
 
@@ -112,7 +117,24 @@ impl Tt {
         // The bucket count is a power of two; the high bits pick the bucket so that the
         // low bits, which the entry check also covers, stay independent of it.
         let b = ((u128::from(key) * self.buckets as u128) >> 64) as usize;
-        &self.words[b * BUCKET_WORDS..(b + 1) * BUCKET_WORDS]
+        let start = self.first + b * BUCKET_WORDS;
+        &self.words[start..start + BUCKET_WORDS]
+    }
+
+    /// Asks the processor to load `key`'s bucket into its cache, for a probe soon after:
+    /// issued before the move that leads there is made, the load overlaps the pattern
+    /// board's update instead of stalling the probe.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            // SAFETY: a prefetch is a hint that never faults nor changes memory, whatever
+            // the address (here one inside the table).
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(self.bucket(key).as_ptr().cast()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     #[must_use]
@@ -185,6 +207,17 @@ impl Tt {
         e[0].store(key ^ data, Ordering::Relaxed);
         e[1].store(data, Ordering::Relaxed);
     }
+}
+
+/// Zeroed words for `buckets` buckets that each fill one cache line, and the index of the
+/// first. A stricter alignment than the words' own would make the allocator zero the
+/// memory itself, page by page, instead of taking it zeroed (and uncommitted) from the
+/// system; a bucket's worth of slack does the aligning instead.
+fn zeroed_buckets(buckets: usize) -> (Box<[AtomicU64]>, usize) {
+    let words = zeroed_words((buckets + 1) * BUCKET_WORDS);
+    let misalign = words.as_ptr() as usize % BUCKET_BYTES;
+    let first = (BUCKET_BYTES - misalign) % BUCKET_BYTES / size_of::<AtomicU64>();
+    (words, first)
 }
 
 /// `n` zeroed words, from the allocator's zeroed memory (lazily committed by the system).
@@ -279,6 +312,19 @@ mod tests {
         );
         tt.clear();
         assert_eq!(tt.probe(0xABCD_0001), None);
+    }
+
+    #[test]
+    fn every_bucket_is_one_cache_line_after_a_clear_too() {
+        let mut tt = Tt::new(1 << 16);
+        for _ in 0..2 {
+            for key in (0..64u64).map(|k| k.wrapping_mul(0x9E37_79B9_7F4A_7C15)) {
+                let bucket = tt.bucket(key);
+                assert_eq!(bucket.as_ptr() as usize % BUCKET_BYTES, 0);
+                assert_eq!(bucket.len(), BUCKET_WORDS);
+            }
+            tt.clear();
+        }
     }
 
     #[test]
