@@ -77,7 +77,13 @@ fn main() -> ExitCode {
             };
             tool_result("play", hoshi::tools::play::run(&args, opponent))
         }
-        Some(Command::Analyse(args)) => tool_result("analyse", hoshi::tools::analyse::run(&args)),
+        Some(Command::Analyse(args)) => {
+            let evaluator = match evaluator() {
+                Ok(e) => e,
+                Err(code) => return code,
+            };
+            tool_result("analyse", hoshi::tools::analyse::run(&args, evaluator))
+        }
         Some(Command::Bench { depth }) => run_bench(depth),
     }
 }

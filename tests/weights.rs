@@ -66,3 +66,39 @@ fn a_trained_file_plays_and_a_bad_one_is_refused_before_the_protocol() {
     let _ = std::fs::remove_file(good);
     let _ = std::fs::remove_file(bad);
 }
+
+/// `analyse` evaluates with `--weights` too: the hand-set tables score a position
+/// otherwise than the built-in ones, and a bad file stops it.
+#[test]
+fn analyse_evaluates_with_the_weights_file() {
+    let handset = temp("analyse-handset.weights");
+    let out = Command::new(EXE)
+        .args(["train", "--init", "handset", "--epochs", "0", "--out"])
+        .arg(&handset)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let analyse = |weights: Option<&std::path::Path>| {
+        let mut cmd = Command::new(EXE);
+        if let Some(w) = weights {
+            cmd.arg("--weights").arg(w);
+        }
+        let out = cmd
+            .args(["analyse", "h8i9j10h10", "--depth", "2", "--json"])
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let (code, builtin) = analyse(None);
+    assert_eq!(code, Some(0));
+    let (code, hand) = analyse(Some(&handset));
+    assert_eq!(code, Some(0));
+    assert_ne!(builtin, hand);
+    let (code, out) = analyse(Some(&temp("missing-analyse.weights")));
+    assert_eq!(code, Some(2));
+    assert!(out.is_empty());
+    let _ = std::fs::remove_file(handset);
+}

@@ -14,6 +14,7 @@ use super::game::{Game, color_name};
 use super::picture::{self, ColorChoice};
 use super::record::{self, RecordError};
 use super::{Budget, Size};
+use crate::eval::Evaluator;
 use crate::notation;
 use crate::rules::Rule;
 use crate::search::{self, SearchResult, Searcher, mate_in};
@@ -49,11 +50,13 @@ pub struct AnalyseArgs {
     pub color: ColorChoice,
 }
 
-/// Runs `analyse`: prints the analysis, or says why the position cannot be read.
-pub fn run(args: &AnalyseArgs) -> Result<(), RecordError> {
+/// Runs `analyse` with `evaluator` (`--weights`): prints the analysis, or says why the
+/// position cannot be read.
+pub fn run(args: &AnalyseArgs, evaluator: Evaluator) -> Result<(), RecordError> {
     let game = read_position(args)?;
     let result = game.outcome().is_none().then(|| {
         let mut searcher = Searcher::new(search::DEFAULT_TT_BYTES);
+        searcher.set_evaluator(evaluator);
         searcher.set_threads(args.threads.into());
         let stop = AtomicBool::new(false);
         searcher.think_lines(
