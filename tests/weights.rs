@@ -11,12 +11,12 @@ fn temp(name: &str) -> std::path::PathBuf {
     std::env::temp_dir().join(format!("hoshi-weights-{}-{name}", std::process::id()))
 }
 
-#[test]
-fn a_trained_file_plays_and_a_bad_one_is_refused_before_the_protocol() {
-    let good = temp("handset.weights");
+/// The hand-set tables as a weights file written by `train`, at `temp(name)`.
+fn handset_weights(name: &str) -> std::path::PathBuf {
+    let path = temp(name);
     let out = Command::new(EXE)
         .args(["train", "--init", "handset", "--epochs", "0", "--out"])
-        .arg(&good)
+        .arg(&path)
         .output()
         .unwrap();
     assert!(
@@ -24,6 +24,12 @@ fn a_trained_file_plays_and_a_bad_one_is_refused_before_the_protocol() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    path
+}
+
+#[test]
+fn a_trained_file_plays_and_a_bad_one_is_refused_before_the_protocol() {
+    let good = handset_weights("handset.weights");
 
     let mut engine = Command::new(EXE)
         .arg("--weights")
@@ -71,13 +77,7 @@ fn a_trained_file_plays_and_a_bad_one_is_refused_before_the_protocol() {
 /// otherwise than the built-in ones, and a bad file stops it.
 #[test]
 fn analyse_evaluates_with_the_weights_file() {
-    let handset = temp("analyse-handset.weights");
-    let out = Command::new(EXE)
-        .args(["train", "--init", "handset", "--epochs", "0", "--out"])
-        .arg(&handset)
-        .output()
-        .unwrap();
-    assert!(out.status.success());
+    let handset = handset_weights("analyse-handset.weights");
     let analyse = |weights: Option<&std::path::Path>| {
         let mut cmd = Command::new(EXE);
         if let Some(w) = weights {

@@ -14,6 +14,7 @@
 
 pub mod features;
 pub mod model;
+pub mod policy;
 
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
@@ -22,6 +23,7 @@ use crate::board::Color;
 use crate::pattern::{CellValues, Pattern, PatternBoard, Pcode, Pcodes, Threat};
 use crate::rules::Rule;
 pub use model::{Model, ModelError, RuleTables, VALUE_SCALE, VALUE_SHIFT};
+pub use policy::Policy;
 
 /// The largest evaluation magnitude: far below the mate scores.
 pub const EVAL_LIMIT: i32 = 20_000;
@@ -102,12 +104,13 @@ pub fn threat_mask(pb: &PatternBoard, side: Color) -> usize {
         .fold(0, |m, (i, &b)| m | (usize::from(b) << i))
 }
 
-/// One rule's evaluation: the per-pcode values the board sums (one table per colour), and
-/// a threat table per colour.
+/// One rule's evaluation: the per-pcode values the board sums (one table per colour), a
+/// threat table per colour, and the move prior.
 #[derive(Clone, Debug)]
 struct RuleEval {
     values: Arc<CellValues>,
     threat: [Vec<i32>; 2],
+    policy: Policy,
 }
 
 /// An evaluation ready to use, for every rule. Cloning is cheap: the tables are shared.
@@ -163,6 +166,7 @@ impl Evaluator {
                     by_pcode: Color::BOTH.map(|c| t.pcode[of(c)].clone()),
                 }),
                 threat: Color::BOTH.map(|c| t.threat[of(c)].clone()),
+                policy: Policy::new(Color::BOTH.map(|c| t.policy[of(c)].clone())),
             }
         });
         Evaluator {
@@ -190,6 +194,12 @@ impl Evaluator {
     #[must_use]
     pub fn cell_values(&self, rule: Rule) -> Arc<CellValues> {
         self.rule(rule).values.clone()
+    }
+
+    /// The move prior under `rule`.
+    #[must_use]
+    pub fn policy(&self, rule: Rule) -> &Policy {
+        &self.rule(rule).policy
     }
 
     /// The position's value for `side`, the colour to move. `pb` must sum this evaluator's
@@ -222,6 +232,7 @@ pub fn handset_model(weights: &Weights) -> Model {
     for (p, v) in t.pcode[0].iter_mut().enumerate() {
         *v = weights.cell_value(p as Pcode).map(|x| x * VALUE_SCALE);
     }
+    t.policy[0] = Policy::handset_table();
     Model::new(vec![(Rule::Freestyle, t)]).expect("hand-set values are in range")
 }
 

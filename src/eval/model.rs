@@ -2,23 +2,24 @@
 //!
 //! A [`Model`] is exactly what [`super::Evaluator`] looks up: per rule, per colour, a value
 //! pair per pcode (`[as the side to move, as the side that just moved]`, in
-//! 1/[`VALUE_SCALE`] evaluation units) and a threat table over [`super::threat_mask`]
-//! (whole units). A rule's section holds one set of tables shared by both colours, or two
-//! (black's, then white's: renju's colours play different games). A rule without a section
-//! uses freestyle's, which every file must have.
+//! 1/[`VALUE_SCALE`] evaluation units), a threat table over [`super::threat_mask`] (whole
+//! units) and the move prior's pair per pcode (`[as the mover's, as the opponent's]`,
+//! [`super::Policy`]). A rule's section holds one set of tables shared by both colours, or
+//! two (black's, then white's: renju's colours play different games). A rule without a
+//! section uses freestyle's, which every file must have.
 //!
 //! The file, all integers little-endian:
 //!
 //! | bytes | field |
 //! |---|---|
 //! | 8 | magic `HOSHIEVL` |
-//! | 4 | format version, 1 |
+//! | 4 | format version, 2 (1 is read too: its sections have no move prior, and get the hand-set one) |
 //! | 4 | pcode vocabulary: CRC-32 of every pcode's four patterns as bytes, in pcode order |
 //! | 4 | pcode count (1001) |
 //! | 4 | threat table length (2048) |
 //! | 4 | value scale (8) |
 //! | 4 | section count |
-//! | per section | rule code (`INFO rule`) u8, table count u8 (1 or 2), two zero bytes, then per table the pcode pairs (`2 * 1001` i32, own then opposing per pcode) and the threat table (2048 i32) |
+//! | per section | rule code (`INFO rule`) u8, table count u8 (1 or 2), two zero bytes, then per table the pcode pairs (`2 * 1001` i32, own then opposing per pcode), the threat table (2048 i32) and the move prior's pairs (`2 * 1001` i32, as the mover's then as the opponent's per pcode) |
 //! | 4 | CRC-32 of everything before |
 //!
 //! The vocabulary check refuses weights made for other pattern codes: a file stays valid
@@ -31,12 +32,15 @@ use crate::board::Color;
 use crate::pattern::{PCODE_COUNT, Pcode, Pcodes};
 use crate::rules::Rule;
 
+use super::policy::{Policy, PolicyTable};
 use super::{EVAL_LIMIT, THREAT_MASKS};
 
 /// The file's first bytes.
 pub const MAGIC: [u8; 8] = *b"HOSHIEVL";
-/// The format this code reads and writes.
-pub const VERSION: u32 = 1;
+/// The format this code writes (and, with [`VERSION_NO_PRIOR`], reads).
+pub const VERSION: u32 = 2;
+/// The first format, without the move prior.
+pub const VERSION_NO_PRIOR: u32 = 1;
 /// Pcode values are kept in units of 1/`VALUE_SCALE` of the evaluation, so that a learned
 /// value between two whole units is not lost to rounding on the dozens of cells sharing it.
 pub const VALUE_SCALE: i32 = 8;
@@ -52,6 +56,8 @@ pub struct RuleTables {
     pub pcode: Vec<Vec<[i32; 2]>>,
     /// As many threat tables, over [`super::threat_mask`].
     pub threat: Vec<Vec<i32>>,
+    /// As many move-prior tables: per pcode `[as the mover's, as the opponent's]`.
+    pub policy: Vec<PolicyTable>,
 }
 
 impl RuleTables {
@@ -62,6 +68,7 @@ impl RuleTables {
         RuleTables {
             pcode: vec![vec![[0; 2]; PCODE_COUNT]; n],
             threat: vec![vec![0; THREAT_MASKS]; n],
+            policy: vec![vec![[0; 2]; PCODE_COUNT]; n],
         }
     }
 
@@ -77,20 +84,23 @@ impl RuleTables {
 
     fn check(&self) -> Result<(), ModelError> {
         let n = self.pcode.len();
-        if !(1..=2).contains(&n) || self.threat.len() != n {
+        if !(1..=2).contains(&n) || self.threat.len() != n || self.policy.len() != n {
             return Err(ModelError::Layout(format!(
-                "{n} pcode tables and {} threat tables (1 or 2 of each)",
-                self.threat.len()
+                "{n} pcode tables, {} threat tables and {} move-prior tables (1 or 2 of each)",
+                self.threat.len(),
+                self.policy.len()
             )));
         }
         if self.pcode.iter().any(|t| t.len() != PCODE_COUNT)
             || self.threat.iter().any(|t| t.len() != THREAT_MASKS)
+            || self.policy.iter().any(|t| t.len() != PCODE_COUNT)
         {
             return Err(ModelError::Layout("a table of the wrong length".into()));
         }
         if let Some(v) = self
             .pcode
             .iter()
+            .chain(&self.policy)
             .flatten()
             .flatten()
             .find(|v| v.abs() > MAX_PCODE_VALUE)
@@ -137,7 +147,8 @@ impl fmt::Display for ModelError {
             ModelError::BadMagic => f.write_str("not a Hoshi weights file (bad magic)"),
             ModelError::Version(v) => write!(
                 f,
-                "weights format version {v} is not supported (this build reads {VERSION})"
+                "weights format version {v} is not supported (this build reads \
+                 {VERSION_NO_PRIOR} and {VERSION})"
             ),
             ModelError::Vocabulary(what) => write!(
                 f,
@@ -249,8 +260,13 @@ impl Model {
         }
         for (rule, t) in &self.sections {
             out.extend_from_slice(&[rule.code() as u8, t.pcode.len() as u8, 0, 0]);
-            for (pcode, threat) in t.pcode.iter().zip(&t.threat) {
-                for v in pcode.iter().flatten().chain(threat) {
+            for ((pcode, threat), policy) in t.pcode.iter().zip(&t.threat).zip(&t.policy) {
+                for v in pcode
+                    .iter()
+                    .flatten()
+                    .chain(threat)
+                    .chain(policy.iter().flatten())
+                {
                     out.extend_from_slice(&v.to_le_bytes());
                 }
             }
@@ -269,7 +285,7 @@ impl Model {
             bytes: &bytes[MAGIC.len()..],
         };
         let version = c.u32()?;
-        if version != VERSION {
+        if version != VERSION && version != VERSION_NO_PRIOR {
             return Err(ModelError::Version(version));
         }
         if bytes.len() < 4 {
@@ -309,9 +325,18 @@ impl Model {
                 )));
             }
             let mut t = RuleTables::zero(tables == 2);
-            for (pcode, threat) in t.pcode.iter_mut().zip(&mut t.threat) {
+            for ((pcode, threat), policy) in
+                t.pcode.iter_mut().zip(&mut t.threat).zip(&mut t.policy)
+            {
                 for v in pcode.iter_mut().flatten().chain(threat.iter_mut()) {
                     *v = c.i32()?;
+                }
+                if version == VERSION_NO_PRIOR {
+                    *policy = Policy::handset_table();
+                } else {
+                    for v in policy.iter_mut().flatten() {
+                        *v = c.i32()?;
+                    }
                 }
             }
             sections.push((rule, t));
@@ -368,6 +393,37 @@ mod tests {
         );
     }
 
+    /// The first format, without the move prior, is still read: its sections get the
+    /// hand-set prior and keep everything else.
+    #[test]
+    fn a_version_1_file_is_read_with_the_handset_prior() {
+        let m = sample();
+        let v2 = m.to_bytes();
+        // Rebuild the bytes without the prior blocks, as version 1 wrote them.
+        let header = MAGIC.len() + 6 * 4;
+        let mut v1 = v2[..header].to_vec();
+        v1[8..12].copy_from_slice(&VERSION_NO_PRIOR.to_le_bytes());
+        let mut at = header;
+        let table = 2 * PCODE_COUNT * 4 + THREAT_MASKS * 4;
+        let prior = 2 * PCODE_COUNT * 4;
+        for (_, t) in &m.sections {
+            v1.extend_from_slice(&v2[at..at + 4]);
+            at += 4;
+            for _ in 0..t.pcode.len() {
+                v1.extend_from_slice(&v2[at..at + table]);
+                at += table + prior;
+            }
+        }
+        let crc = crc32fast::hash(&v1);
+        v1.extend_from_slice(&crc.to_le_bytes());
+        let back = Model::from_bytes(&v1).unwrap();
+        for rule in [Rule::Freestyle, Rule::Renju] {
+            let (got, want) = (back.tables(rule), m.tables(rule));
+            assert_eq!((&got.pcode, &got.threat), (&want.pcode, &want.threat));
+            assert!(got.policy.iter().all(|t| *t == Policy::handset_table()));
+        }
+    }
+
     #[test]
     fn bad_files_are_refused_with_the_reason() {
         let good = sample().to_bytes();
@@ -407,6 +463,7 @@ mod tests {
         let mut t = RuleTables::zero(false);
         t.pcode.push(vec![[0; 2]; 3]);
         t.threat.push(vec![0; THREAT_MASKS]);
+        t.policy.push(vec![[0; 2]; PCODE_COUNT]);
         assert!(matches!(
             Model::new(vec![(Rule::Freestyle, t)]),
             Err(ModelError::Layout(_))

@@ -287,8 +287,17 @@ impl<'a> Tree<'a> {
         }
         let prev = self.pb.last_move();
         let mut ordered = std::mem::take(&mut self.order_buf[ply]);
-        self.heuristics
-            .order(&self.pb, side, ply, tt_move, prev, &moves, &mut ordered);
+        let policy = self.eval.policy(self.pb.rule());
+        self.heuristics.order(
+            policy,
+            &self.pb,
+            side,
+            ply,
+            tt_move,
+            prev,
+            &moves,
+            &mut ordered,
+        );
         self.gen_buf[ply] = moves;
         let mut failed = std::mem::take(&mut self.quiet_buf[ply]);
         failed.clear();

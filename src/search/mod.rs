@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::board::{Board, Color, Pos};
-use crate::eval::Evaluator;
+use crate::eval::{Evaluator, Policy};
 use crate::limits::Limits;
 use crate::pattern::{Idx, PatternBoard, Tables};
 use crate::rules::Rule;
@@ -253,7 +253,7 @@ impl Searcher {
         self.prepare(rule);
         self.tt.new_search();
         let mut pb = PatternBoard::with_values(board, rule, self.eval.cell_values(rule));
-        let fallback = fallback_move(&pb, me);
+        let fallback = fallback_move(&pb, me, self.eval.policy(rule));
         let done =
             |best: Idx, score: i32, depth: u32, nodes: u64, pv: &[Idx], pb: &PatternBoard| {
                 let pv: Vec<Pos> = pv.iter().map(|&i| pb.pos(i)).collect();
@@ -387,8 +387,16 @@ impl Searcher {
         let first = board.is_empty_at(best).then(|| pb.idx(best));
         let mut tree = Tree::new(pb, &self.tt, &self.eval, limits, stop);
         let mut ordered = Vec::new();
-        tree.heuristics
-            .order(&tree.pb, me, 0, first, None, &moves, &mut ordered);
+        tree.heuristics.order(
+            self.eval.policy(rule),
+            &tree.pb,
+            me,
+            0,
+            first,
+            None,
+            &moves,
+            &mut ordered,
+        );
         let depth = i32::try_from(depth)
             .unwrap_or(i32::MAX)
             .clamp(1, MAX_PLY as i32 - 8);
@@ -598,11 +606,11 @@ fn aspiration(tree: &mut Tree<'_>, me: Color, depth: i32, prev: i32) -> i32 {
 /// The move given when there is no time to search: the best-looking legal candidate, else
 /// (no stone on the board) the legal cell nearest the centre, else any empty cell; `None`
 /// on a full board.
-fn fallback_move(pb: &PatternBoard, me: Color) -> Option<Idx> {
+fn fallback_move(pb: &PatternBoard, me: Color, policy: &Policy) -> Option<Idx> {
     let legal = |i: Idx| pb.is_legal(i, me);
     let candidates = pb.all_cells().filter(|&i| pb.is_candidate(i) && legal(i));
     candidates
-        .map(|i| (ordering::static_score(pb, i, me), i))
+        .map(|i| (policy.score(pb.info(i), me), i))
         .max_by_key(|&(s, i)| (s, std::cmp::Reverse(i)))
         .map(|(_, i)| i)
         .or_else(|| {

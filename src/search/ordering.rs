@@ -3,19 +3,14 @@
 //! Threats decide both. Against a five point only the block is played; against a threat
 //! to make an open four (an open three, or a three-and-four shape) only the moves that
 //! leave no such threat and our own fours; otherwise every cell near the stones. Moves
-//! are ordered by the table move, killers, the threat each side would make on the cell,
-//! then history, ties broken by cell (row-major) so the order is deterministic.
+//! are ordered by the table move, killers, the evaluation's move prior (what the cell is
+//! worth to each side, [`Policy`]), then history, ties broken by cell (row-major) so the
+//! order is deterministic.
 
 use crate::board::Color;
-use crate::pattern::{Idx, Pattern, PatternBoard, Threat};
+use crate::eval::Policy;
+use crate::pattern::{Idx, PatternBoard, Threat};
 use crate::rules::Rule;
-
-/// The urgency of a threat, for ordering.
-const THREAT_VALUE: [i32; Threat::COUNT] = [
-    0, 40, 30, 120, 100, 200, 300, 1_200, 250, 400, 3_000, 10_000, 100_000,
-];
-/// Small tie-breakers among quiet cells, per line pattern.
-const PATTERN_VALUE: [i32; Pattern::COUNT] = [0, 0, 1, 2, 2, 8, 6, 16, 16, 30, 30];
 
 /// Ordering bonus of the table move, above everything else.
 const TT_BONUS: i32 = 1 << 24;
@@ -38,23 +33,6 @@ pub enum Kind {
 pub struct Scored {
     pub mv: Idx,
     pub score: i32,
-}
-
-/// How good `mv` looks for `side` before any search: attack plus defence.
-#[must_use]
-pub fn static_score(pb: &PatternBoard, mv: Idx, side: Color) -> i32 {
-    let info = pb.info(mv);
-    let (me, opp) = (side as usize, side.opponent() as usize);
-    let lines = |c: usize| -> i32 {
-        info.pats[c]
-            .iter()
-            .map(|&p| PATTERN_VALUE[p as usize])
-            .sum()
-    };
-    4 * THREAT_VALUE[info.threat[me] as usize] / 3
-        + THREAT_VALUE[info.threat[opp] as usize]
-        + 2 * lines(me)
-        + lines(opp)
 }
 
 /// Whether `color` has a legal move making an open four or two fours.
@@ -259,10 +237,12 @@ impl Heuristics {
         self.killers.get(ply).is_some_and(|k| k.contains(&mv))
     }
 
-    /// Orders `moves` best first into `out`; `prev` is the opponent's last move.
+    /// Orders `moves` best first into `out` by `policy` and what this search learnt;
+    /// `prev` is the opponent's last move.
     #[allow(clippy::too_many_arguments)] // the node's facts, each used once
     pub fn order(
         &self,
+        policy: &Policy,
         pb: &PatternBoard,
         side: Color,
         ply: usize,
@@ -276,7 +256,7 @@ impl Heuristics {
             .map(|c| c[side as usize]);
         out.clear();
         out.extend(moves.iter().map(|&mv| {
-            let mut score = static_score(pb, mv, side);
+            let mut score = policy.score(pb.info(mv), side);
             if Some(mv) == tt_move {
                 score += TT_BONUS;
             } else if self.is_killer(mv, ply) {

@@ -11,6 +11,7 @@ pub mod games;
 pub mod matches;
 pub mod picture;
 pub mod play;
+pub mod policy_fit;
 pub mod record;
 pub mod train;
 

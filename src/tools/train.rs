@@ -15,16 +15,19 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use crate::board::{Board, Color};
+use crate::board::{Board, Color, Pos};
 use crate::eval::features::{Features, is_quiet};
+use crate::eval::policy::PolicyTable;
 use crate::eval::{
-    EVAL_LIMIT, Model, RuleTables, THREAT_MASKS, VALUE_SCALE, Weights, builtin_model, handset_model,
+    EVAL_LIMIT, Model, Policy, RuleTables, THREAT_MASKS, VALUE_SCALE, Weights, builtin_model,
+    handset_model,
 };
 use crate::pattern::{PCODE_COUNT, PatternBoard};
 use crate::rng::Rng;
 use crate::rules::{Rule, Verdict};
 
 use super::games::{self, GameRecord, Score};
+use super::policy_fit::{self, Choices};
 
 /// Options of `pbrain-hoshi train` (the global --seed seeds the split and the order).
 #[derive(Debug, Args)]
@@ -61,6 +64,12 @@ pub struct TrainArgs {
     /// Positions per Adam step.
     #[arg(long, value_name = "N", default_value_t = 1024)]
     pub batch: usize,
+    /// Passes over the training positions for the move prior (0 keeps the starting one).
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub policy_epochs: usize,
+    /// Adam's step for the move prior, in its units (decays linearly to a tenth).
+    #[arg(long, value_name = "LR", default_value_t = 1.0)]
+    pub policy_lr: f64,
 }
 
 /// Where each table entry sits in the parameter vector of one rule.
@@ -213,22 +222,27 @@ fn cross_entropy(p: f64, y: f64) -> f64 {
 }
 
 /// The K minimising the cross-entropy of `sigmoid(eval / K)` to `results` (Texel's scale),
-/// by golden-section search on `ln K` over 10..100000.
+/// over 10..100000.
 #[must_use]
 pub fn fit_k(evals: &[f64], results: &[f64]) -> f64 {
-    let loss = |ln_k: f64| -> f64 {
-        let k = ln_k.exp();
+    best_scale(10.0, 100_000.0, 100, |k| {
         evals
             .iter()
             .zip(results)
             .map(|(&e, &r)| cross_entropy(sigmoid(e / k), r))
             .sum::<f64>()
-    };
-    let (mut a, mut b) = (10f64.ln(), 100_000f64.ln());
+    })
+}
+
+/// The scale in `lo..hi` minimising `loss` (one minimum assumed), by golden-section search
+/// on its logarithm, `iterations` steps.
+#[must_use]
+pub fn best_scale(lo: f64, hi: f64, iterations: usize, loss: impl Fn(f64) -> f64) -> f64 {
+    let (mut a, mut b) = (lo.ln(), hi.ln());
     let g = (5f64.sqrt() - 1.0) / 2.0;
-    for _ in 0..100 {
+    for _ in 0..iterations {
         let (c, d) = (b - g * (b - a), a + g * (b - a));
-        if loss(c) < loss(d) {
+        if loss(c.exp()) < loss(d.exp()) {
             b = d;
         } else {
             a = c;
@@ -240,12 +254,28 @@ pub fn fit_k(evals: &[f64], results: &[f64]) -> f64 {
 /// How to fit.
 #[derive(Clone, Copy, Debug)]
 pub struct FitConfig {
-    pub k: f64,
+    /// The logistic scale: `K` for the evaluation (win probability `sigmoid(eval / K)`),
+    /// the temperature `S` for the move prior (logit `prior / S`).
+    pub scale: f64,
     pub lr: f64,
     pub l2: f64,
     pub epochs: usize,
     pub batch: usize,
     pub seed: u64,
+}
+
+impl FitConfig {
+    /// Adam's descent of this fit: the L2 pull is per squared logit unit.
+    #[must_use]
+    pub fn descent(&self) -> Descent {
+        Descent {
+            lr: self.lr,
+            epochs: self.epochs,
+            batch: self.batch,
+            seed: self.seed,
+            reg: 2.0 * self.l2 / (self.scale * self.scale),
+        }
+    }
 }
 
 /// Mean losses after an epoch (epoch 0: the starting tables).
@@ -269,6 +299,70 @@ fn losses(s: &Samples, theta: &[f64], k: f64) -> (f64, f64) {
     (sum[0] / n[0].max(1) as f64, sum[1] / n[1].max(1) as f64)
 }
 
+/// How Adam descends: the step (decaying linearly to a tenth over the epochs), the passes,
+/// the batch size, the shuffling seed, and the L2 pull towards the starting parameters
+/// (`reg * (theta - init)` added to every batch's gradient).
+#[derive(Clone, Copy, Debug)]
+pub struct Descent {
+    pub lr: f64,
+    pub epochs: usize,
+    pub batch: usize,
+    pub seed: u64,
+    pub reg: f64,
+}
+
+/// Minimises a loss over samples by Adam on mini-batches of the samples not `held_out`,
+/// from `init`. `add_grad(batch, theta, grad)` adds the batch's mean gradient to `grad`;
+/// `losses(theta)` gives the training and held-out losses, passed to `on_epoch` after every
+/// pass (epoch 0: the start). Returns the parameters of the best held-out loss (the
+/// training loss when nothing is held out).
+pub fn descend(
+    init: &[f64],
+    held_out: &[bool],
+    d: &Descent,
+    mut add_grad: impl FnMut(&[usize], &[f64], &mut [f64]),
+    mut losses: impl FnMut(&[f64]) -> (f64, f64),
+    mut on_epoch: impl FnMut(usize, f64, f64),
+) -> Vec<f64> {
+    let mut train: Vec<usize> = (0..held_out.len()).filter(|&i| !held_out[i]).collect();
+    let has_val = train.len() < held_out.len();
+    let mut theta = init.to_vec();
+    let (train0, val0) = losses(&theta);
+    on_epoch(0, train0, val0);
+    let mut best = (if has_val { val0 } else { train0 }, theta.clone());
+    let n = theta.len();
+    let (mut m, mut v, mut grad) = (vec![0.0f64; n], vec![0.0f64; n], vec![0.0f64; n]);
+    let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-8);
+    let mut step = 0i32;
+    let mut rng = Rng::new(d.seed);
+    for epoch in 1..=d.epochs {
+        for i in (1..train.len()).rev() {
+            train.swap(i, rng.below(i + 1));
+        }
+        let lr = d.lr * (1.0 - 0.9 * (epoch - 1) as f64 / d.epochs.max(1) as f64);
+        for batch in train.chunks(d.batch.max(1)) {
+            for (g, (t, t0)) in grad.iter_mut().zip(theta.iter().zip(init)) {
+                *g = d.reg * (t - t0);
+            }
+            add_grad(batch, &theta, &mut grad);
+            step += 1;
+            let (c1, c2) = (1.0 - b1.powi(step), 1.0 - b2.powi(step));
+            for j in 0..n {
+                m[j] = b1 * m[j] + (1.0 - b1) * grad[j];
+                v[j] = b2 * v[j] + (1.0 - b2) * grad[j] * grad[j];
+                theta[j] -= lr * (m[j] / c1) / ((v[j] / c2).sqrt() + eps);
+            }
+        }
+        let (train_loss, val) = losses(&theta);
+        on_epoch(epoch, train_loss, val);
+        let score = if has_val { val } else { train_loss };
+        if score < best.0 {
+            best = (score, theta.clone());
+        }
+    }
+    best.1
+}
+
 /// Fits the parameters to the samples from `init` (also the L2 prior); calls `on_epoch`
 /// after each pass and returns the parameters of the best held-out loss (the training loss
 /// when nothing is held out).
@@ -278,55 +372,25 @@ pub fn fit(
     cfg: &FitConfig,
     mut on_epoch: impl FnMut(&Epoch),
 ) -> Vec<f64> {
-    let mut theta = init.to_vec();
-    let (train0, val0) = losses(s, &theta, cfg.k);
-    on_epoch(&Epoch {
-        epoch: 0,
-        train: train0,
-        val: val0,
-    });
-    let has_val = s.held_out.iter().any(|&h| h);
-    let mut best = (if has_val { val0 } else { train0 }, theta.clone());
-    let mut order: Vec<usize> = (0..s.len()).filter(|&i| !s.held_out[i]).collect();
-    let (mut m, mut v) = (vec![0.0f64; theta.len()], vec![0.0f64; theta.len()]);
-    let mut grad = vec![0.0f64; theta.len()];
-    let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-8);
-    let mut step = 0i32;
-    let mut rng = Rng::new(cfg.seed);
-    let reg = 2.0 * cfg.l2 / (cfg.k * cfg.k);
-    for epoch in 1..=cfg.epochs {
-        for i in (1..order.len()).rev() {
-            order.swap(i, rng.below(i + 1));
-        }
-        let lr = cfg.lr * (1.0 - 0.9 * (epoch - 1) as f64 / cfg.epochs.max(1) as f64);
-        for batch in order.chunks(cfg.batch.max(1)) {
-            for (g, (t, t0)) in grad.iter_mut().zip(theta.iter().zip(init)) {
-                *g = reg * (t - t0);
-            }
-            let scale = 1.0 / (batch.len() as f64 * cfg.k);
-            for &i in batch {
-                // d(cross-entropy)/d(eval) = (p - y) / K.
-                let d = (sigmoid(s.eval(i, &theta) / cfg.k) - f64::from(s.target[i])) * scale;
-                for j in s.range(i) {
-                    grad[s.idx[j] as usize] += d * f64::from(s.coef[j]);
-                }
-            }
-            step += 1;
-            let (c1, c2) = (1.0 - b1.powi(step), 1.0 - b2.powi(step));
-            for j in 0..theta.len() {
-                m[j] = b1 * m[j] + (1.0 - b1) * grad[j];
-                v[j] = b2 * v[j] + (1.0 - b2) * grad[j] * grad[j];
-                theta[j] -= lr * (m[j] / c1) / ((v[j] / c2).sqrt() + eps);
+    let k = cfg.scale;
+    let add_grad = |batch: &[usize], theta: &[f64], grad: &mut [f64]| {
+        let scale = 1.0 / (batch.len() as f64 * k);
+        for &i in batch {
+            // d(cross-entropy)/d(eval) = (p - y) / K.
+            let d = (sigmoid(s.eval(i, theta) / k) - f64::from(s.target[i])) * scale;
+            for j in s.range(i) {
+                grad[s.idx[j] as usize] += d * f64::from(s.coef[j]);
             }
         }
-        let (train, val) = losses(s, &theta, cfg.k);
-        on_epoch(&Epoch { epoch, train, val });
-        let score = if has_val { val } else { train };
-        if score < best.0 {
-            best = (score, theta.clone());
-        }
-    }
-    best.1
+    };
+    descend(
+        init,
+        &s.held_out,
+        &cfg.descent(),
+        add_grad,
+        |theta| losses(s, theta, k),
+        |epoch, train, val| on_epoch(&Epoch { epoch, train, val }),
+    )
 }
 
 /// One replayed position.
@@ -337,8 +401,15 @@ struct Position {
     result: f64,
 }
 
-/// The quiet searched positions of a game, checked move by move against the rule.
-fn replay(rule: Rule, size: u8, game: &GameRecord) -> Result<Vec<Position>, String> {
+/// Replays a game, checked move by move against the rule, calling `visit` with every
+/// searched position (the board, the side to move, the move it played and its score)
+/// before the move is made.
+fn replay(
+    rule: Rule,
+    size: u8,
+    game: &GameRecord,
+    mut visit: impl FnMut(&PatternBoard, Color, Pos, Score),
+) -> Result<(), String> {
     let side = i64::from(size);
     let mut board = Board::new(side, side).map_err(|e| e.to_string())?;
     for &p in &game.opening {
@@ -349,23 +420,12 @@ fn replay(rule: Rule, size: u8, game: &GameRecord) -> Result<Vec<Position>, Stri
         board.place(p, color).map_err(|e| e.to_string())?;
     }
     let mut pb = PatternBoard::new(&board, rule);
-    let mut out = Vec::new();
     for (n, &(p, score)) in game.moves.iter().enumerate() {
         let me = board.to_move();
-        if is_quiet(&pb, me) {
-            out.push(Position {
-                features: Features::of(&pb, me),
-                score,
-                result: match game.winner {
-                    None => 0.5,
-                    Some(w) if w == me => 1.0,
-                    Some(_) => 0.0,
-                },
-            });
-        }
         if !board.is_empty_at(p) {
             return Err(format!("move {} on {p} is impossible", n + 1));
         }
+        visit(&pb, me, p, score);
         let last = n + 1 == game.moves.len();
         match rule.judge(&board, p, me) {
             Verdict::Continue => {}
@@ -375,7 +435,85 @@ fn replay(rule: Rule, size: u8, game: &GameRecord) -> Result<Vec<Position>, Stri
         board.place(p, me).map_err(|e| e.to_string())?;
         pb.make(pb.idx(p), me);
     }
-    Ok(out)
+    Ok(())
+}
+
+/// A game's quiet searched positions (for the evaluation) and its choices (for the move
+/// prior), or why the game is impossible.
+fn positions(
+    rule: Rule,
+    size: u8,
+    game: &GameRecord,
+    held_out: bool,
+) -> Result<(Vec<Position>, Choices), String> {
+    let mut out = Vec::new();
+    let mut choices = Choices::default();
+    let tables = Layout::of(rule).tables;
+    replay(rule, size, game, |pb, me, played, score| {
+        if is_quiet(pb, me) {
+            out.push(Position {
+                features: Features::of(pb, me),
+                score,
+                result: match game.winner {
+                    None => 0.5,
+                    Some(w) if w == me => 1.0,
+                    Some(_) => 0.0,
+                },
+            });
+        }
+        choices.push(pb, me, played, tables, held_out);
+    })?;
+    Ok((out, choices))
+}
+
+/// Fits `rule`'s move prior to `choices` from the `start` tables (a shared table serves
+/// both colours), in the units of the hand-set prior: its temperature is fitted first.
+fn fit_policy(
+    args: &TrainArgs,
+    seed: u64,
+    rule: Rule,
+    choices: &Choices,
+    start: &[PolicyTable],
+) -> Vec<PolicyTable> {
+    let count = Layout::of(rule).tables;
+    let start: Vec<PolicyTable> = (0..count)
+        .map(|t| start[t.min(start.len() - 1)].clone())
+        .collect();
+    let s = choices.fit_temperature(&policy_fit::params(&vec![Policy::handset_table(); count]));
+    let init = policy_fit::params(&start);
+    let cfg = FitConfig {
+        scale: s,
+        lr: args.policy_lr,
+        l2: args.l2,
+        epochs: args.policy_epochs,
+        batch: args.batch,
+        seed,
+    };
+    println!(
+        "{rule}: {} positions for the move prior; hand-set temperature S = {s:.1}",
+        choices.len()
+    );
+    println!("| {rule} prior epoch | train loss | validation loss |");
+    println!("|---:|---:|---:|");
+    let theta = policy_fit::fit(choices, &init, &cfg, |e, train, val| {
+        println!("| {e} | {train:.5} | {val:.5} |");
+    });
+    let learned = policy_fit::tables(&theta, count);
+    println!(
+        "{rule}: the searched move is the prior's first on {:.1} % of the held-out positions \
+         ({:.1} % with the starting prior)",
+        100.0 * choices.top1(&policy_fit::params(&learned), true),
+        100.0 * choices.top1(&init, true)
+    );
+    learned
+}
+
+/// One rule's training data.
+struct RuleData {
+    rule: Rule,
+    /// The quiet positions, each with whether its game is held out.
+    positions: Vec<(Position, bool)>,
+    choices: Choices,
 }
 
 /// The starting model named by `--init`.
@@ -394,8 +532,7 @@ pub fn run(args: &TrainArgs, seed: u64) -> Result<(), String> {
     }
     let mut model = init_model(&args.init)?;
     let handset = handset_model(&Weights::default());
-    // Per rule: the replayed positions and whether their game is held out.
-    let mut by_rule: Vec<(Rule, Vec<(Position, bool)>)> = Vec::new();
+    let mut by_rule: Vec<RuleData> = Vec::new();
     for (f, path) in args.inputs.iter().enumerate() {
         let contents = games::read(path)?;
         let h = contents.header;
@@ -406,10 +543,14 @@ pub fn run(args: &TrainArgs, seed: u64) -> Result<(), String> {
                 contents.torn
             );
         }
-        let slot = match by_rule.iter().position(|(r, _)| *r == h.rule) {
+        let slot = match by_rule.iter().position(|d| d.rule == h.rule) {
             Some(i) => i,
             None => {
-                by_rule.push((h.rule, Vec::new()));
+                by_rule.push(RuleData {
+                    rule: h.rule,
+                    positions: Vec::new(),
+                    choices: Choices::default(),
+                });
                 by_rule.len() - 1
             }
         };
@@ -418,10 +559,12 @@ pub fn run(args: &TrainArgs, seed: u64) -> Result<(), String> {
             let mut rng = Rng::new(seed ^ ((f as u64) << 40) ^ g as u64);
             rng.next_u64();
             let held_out = (rng.next_u64() % 1_000_000) as f64 / 1e6 < args.val;
-            match replay(h.rule, h.size, game) {
-                Ok(ps) => by_rule[slot]
-                    .1
-                    .extend(ps.into_iter().map(|p| (p, held_out))),
+            match positions(h.rule, h.size, game, held_out) {
+                Ok((ps, choices)) => {
+                    let data = &mut by_rule[slot];
+                    data.positions.extend(ps.into_iter().map(|p| (p, held_out)));
+                    data.choices.append(choices);
+                }
                 Err(e) => {
                     bad += 1;
                     eprintln!("{} game {}: {e}; skipped", path.display(), g + 1);
@@ -438,7 +581,12 @@ pub fn run(args: &TrainArgs, seed: u64) -> Result<(), String> {
             bad
         );
     }
-    for (rule, positions) in &by_rule {
+    for RuleData {
+        rule,
+        positions,
+        choices,
+    } in &by_rule
+    {
         let layout = Layout::of(*rule);
         let hand = handset.tables(*rule);
         let evals: Vec<f64> = positions
@@ -467,7 +615,7 @@ pub fn run(args: &TrainArgs, seed: u64) -> Result<(), String> {
         }
         let init = layout.params(model.tables(*rule));
         let cfg = FitConfig {
-            k,
+            scale: k,
             lr: args.lr,
             l2: args.l2,
             epochs: args.epochs,
@@ -479,9 +627,10 @@ pub fn run(args: &TrainArgs, seed: u64) -> Result<(), String> {
         let theta = fit(&samples, &init, &cfg, |e| {
             println!("| {} | {:.5} | {:.5} |", e.epoch, e.train, e.val);
         });
-        let tables = layout.tables(&theta);
+        let mut tables = layout.tables(&theta);
         let (train, val) = losses(&samples, &layout.params(&tables), k);
         println!("{rule}: written tables (rounded): train {train:.5}, validation {val:.5}");
+        tables.policy = fit_policy(args, seed, *rule, choices, &model.tables(*rule).policy);
         model = model
             .with_section(*rule, tables)
             .map_err(|e| e.to_string())?;
@@ -529,7 +678,7 @@ mod tests {
             s.push(&terms, sigmoid(eval / k) as f32, n % 10 == 0);
         }
         let cfg = FitConfig {
-            k,
+            scale: k,
             lr: 4.0,
             l2: 0.0,
             epochs: 60,
