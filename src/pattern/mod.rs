@@ -249,14 +249,32 @@ impl PatternBoard {
         square.chain(lines).map(move |o| (i + o) as Idx)
     }
 
+    /// The line joining two distinct cells within the tables' reach, if any: its index in
+    /// [`Dir::ALL`] and how many steps along it (negative: backwards) `to` lies from `from`.
+    fn line_between(&self, from: Idx, to: Idx) -> Option<(usize, i32)> {
+        let (a, b) = (self.pos(from), self.pos(to));
+        let (dx, dy) = (
+            i32::from(b.x) - i32::from(a.x),
+            i32::from(b.y) - i32::from(a.y),
+        );
+        let steps = dx.abs().max(dy.abs());
+        if steps == 0 || steps as usize > self.tables.reach() {
+            return None;
+        }
+        Dir::ALL.iter().enumerate().find_map(|(dir, d)| {
+            [steps, -steps]
+                .into_iter()
+                .find(|&k| (d.dx * k, d.dy * k) == (dx, dy))
+                .map(|k| (dir, k))
+        })
+    }
+
     /// Whether a stone on `stone` can change the patterns of the empty cell `cell`: the
     /// same cell, or one on a line through it within the tables' reach (the cells `make`
     /// refreshes).
     #[must_use]
     pub fn touches(&self, stone: Idx, cell: Idx) -> bool {
-        let (a, b) = (self.pos(stone), self.pos(cell));
-        let (dx, dy) = (a.x.abs_diff(b.x), a.y.abs_diff(b.y));
-        (dx == 0 || dy == 0 || dx == dy) && usize::from(dx.max(dy)) <= self.tables.reach()
+        stone == cell || self.line_between(cell, stone).is_some()
     }
 
     /// The threat `color` would have on the empty cell `cell` after a stone of `stone_color`
@@ -264,23 +282,13 @@ impl PatternBoard {
     /// joining the two changes, so one table lookup answers what `make` would recompute.
     #[must_use]
     pub fn threat_after(&self, cell: Idx, color: Color, at: Idx, stone_color: Color) -> Threat {
-        debug_assert!(cell != at && self.touches(at, cell));
-        let (c, s) = (self.pos(cell), self.pos(at));
-        let (dx, dy) = (
-            i32::from(s.x) - i32::from(c.x),
-            i32::from(s.y) - i32::from(c.y),
-        );
-        // Along Dir::ALL[dir], the stone is `offset` steps from the cell.
-        let (dir, offset) = match (dx, dy) {
-            (_, 0) => (0, dx),
-            (0, _) => (1, dy),
-            _ if dx == dy => (2, dx),
-            _ => (3, dx),
-        };
+        let (dir, offset) = self
+            .line_between(cell, at)
+            .expect("threat_after of a stone that touches the cell");
+        let info = self.info(cell);
         let shift = 2 * slot(offset);
         let key = self.d.keys[usize::from(cell)][dir];
         let key = (key & !(3 << shift)) | (u32::from(stone(stone_color)) << shift);
-        let info = self.info(cell);
         let mut pats = info.pats[color as usize];
         pats[dir] = self.tables.pattern(color, key);
         self.pcodes.threat(self.pcodes.pcode(pats))
@@ -663,11 +671,12 @@ mod tests {
         }
     }
 
-    /// `touches` is what the move generator's defence filter trusts: a stone leaves the
-    /// patterns of every cell it does not touch as they were. Random positions, every rule
-    /// (freestyle's tables reach four cells, the others five).
+    /// `touches` and `threat_after` are what the move generator's defence check trusts: a
+    /// stone leaves the patterns of every cell it does not touch as they were, and makes
+    /// on each cell it touches the threat `threat_after` foretold. Random positions, every
+    /// rule (freestyle's tables reach four cells, the others five).
     #[test]
-    fn a_stone_changes_only_the_cells_it_touches() {
+    fn a_stone_changes_only_the_cells_it_touches_as_foretold() {
         for (seed, rule) in [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro]
             .into_iter()
             .enumerate()
@@ -680,13 +689,27 @@ mod tests {
                 let stone = empties[rng.below(empties.len())];
                 let color = Color::BOTH[rng.below(2)];
                 let before: Vec<CellInfo> = empties.iter().map(|&c| *pb.info(c)).collect();
+                let foretold: Vec<[Threat; 2]> = empties
+                    .iter()
+                    .map(|&c| {
+                        let touched = c != stone && pb.touches(stone, c);
+                        Color::BOTH.map(|who| {
+                            if touched {
+                                pb.threat_after(c, who, stone, color)
+                            } else {
+                                Threat::None
+                            }
+                        })
+                    })
+                    .collect();
                 pb.make(stone, color);
-                for (&c, was) in empties.iter().zip(&before) {
+                for ((&c, was), foretold) in empties.iter().zip(&before).zip(&foretold) {
                     if c == stone {
                         continue;
                     }
                     if pb.touches(stone, c) {
                         touched_changed |= pb.info(c) != was;
+                        assert_eq!(pb.info(c).threat, *foretold, "rule {rule}: {:?}", pb.pos(c));
                     } else {
                         assert_eq!(pb.info(c), was, "rule {rule}: {:?}", pb.pos(c));
                     }

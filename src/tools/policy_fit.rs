@@ -73,12 +73,13 @@ impl Choices {
         tables: usize,
         held_out: bool,
     ) {
-        let (me, opp) = (side as usize, side.opponent() as usize);
-        let threats = &pb.counts().threats;
-        let urgent = |c: usize, from: Threat| threats[c][from as usize..].iter().any(|&n| n > 0);
-        if urgent(me, Threat::Flex4) || urgent(opp, Threat::Flex4) {
+        if Color::BOTH
+            .iter()
+            .any(|&c| pb.threat_count_at_least(c, Threat::Flex4) > 0)
+        {
             return;
         }
+        let (me, opp) = (side as usize, side.opponent() as usize);
         if self.start.is_empty() {
             self.start.push(0);
         }
