@@ -219,7 +219,7 @@ fn run(text: &str, pass: Pass) -> Result<(), String> {
                 let pattern = vars.iter().fold(pattern, |p, (name, (x, y))| {
                     p.replace(&format!("{{${name}}}"), &format!("{x},{y}"))
                 });
-                let timeout = within.take().map_or(ANSWER_TIMEOUT, |d| {
+                let timeout = within.take().map_or(common::slack(ANSWER_TIMEOUT), |d| {
                     (engine.last_send + d).saturating_duration_since(Instant::now())
                 });
                 let line = answer(&mut engine, timeout)?;
@@ -313,9 +313,10 @@ fn answer(engine: &mut Engine, timeout: Duration) -> Result<String, String> {
 
 /// After END or end of input: exit status 0 within [`EXIT_WITHIN`].
 fn exit_promptly(engine: &mut Engine) -> Result<(), String> {
-    match engine.wait_exit(EXIT_WITHIN) {
+    let within = common::slack(EXIT_WITHIN);
+    match engine.wait_exit(within) {
         None => Err(format!(
-            "still running {EXIT_WITHIN:?} after the end of the conversation"
+            "still running {within:?} after the end of the conversation"
         )),
         Some(status) if !status.success() => Err(format!("exit status {status}")),
         Some(_) => Ok(()),

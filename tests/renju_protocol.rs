@@ -47,7 +47,7 @@ fn yxshowforbid_agrees_with_every_forbidden_map_and_point_check() {
     let mut engine = Engine::spawn(&["--level", "hard"]);
     engine.send_raw(b"START 15\nINFO rule 4\n");
     assert!(
-        matches!(engine.recv(Duration::from_secs(5)), Some(Out::Line(_, l)) if l == "OK"),
+        matches!(engine.recv(common::slack(Duration::from_secs(5))), Some(Out::Line(_, l)) if l == "OK"),
         "START 15 must answer OK"
     );
     let (mut maps, mut point_checks) = (0, 0);
@@ -57,10 +57,12 @@ fn yxshowforbid_agrees_with_every_forbidden_map_and_point_check() {
         let (black, white) = (points(&case["black"]), points(&case["white"]));
         engine.send_raw(format!("RESTART\n{}YXSHOWFORBID\n", yxboard(&black, &white)).as_bytes());
         let replies: Vec<String> = (0..2)
-            .map(|_| match engine.recv(Duration::from_secs(5)) {
-                Some(Out::Line(_, l)) => l,
-                other => panic!("no reply for {}: {other:?}", case["id"]),
-            })
+            .map(
+                |_| match engine.recv(common::slack(Duration::from_secs(5))) {
+                    Some(Out::Line(_, l)) => l,
+                    other => panic!("no reply for {}: {other:?}", case["id"]),
+                },
+            )
             .collect();
         let id = &case["id"];
         if replies[0] != "OK" {
@@ -103,7 +105,9 @@ fn yxshowforbid_agrees_with_every_forbidden_map_and_point_check() {
     }
     engine.send_raw(b"END\n");
     assert!(
-        engine.wait_exit(Duration::from_secs(2)).is_some(),
+        engine
+            .wait_exit(common::slack(Duration::from_secs(2)))
+            .is_some(),
         "no exit after END"
     );
     assert_eq!(engine.stderr(), "", "stderr must stay silent");

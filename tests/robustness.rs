@@ -446,7 +446,7 @@ fn check(engine: &mut Engine, model: &mut Model, it: Item) -> Result<(), String>
     let mut answers = Vec::new();
     let mut notes_pending = false;
     loop {
-        let line = match engine.recv(ANSWER_TIMEOUT) {
+        let line = match engine.recv(common::slack(ANSWER_TIMEOUT)) {
             None => return Err("no answer (engine dead or stuck)".into()),
             Some(Out::Bad(e)) => return Err(e),
             Some(Out::Line(_, line)) => line,
@@ -556,7 +556,7 @@ fn random_and_malformed_input_gets_exactly_one_answer_per_request() {
     }
     engine.close_stdin();
     let status = engine
-        .wait_exit(Duration::from_secs(2))
+        .wait_exit(common::slack(Duration::from_secs(2)))
         .expect("engine did not exit at end of input");
     assert!(status.success(), "exit status {status}");
     let rest = engine.rest();

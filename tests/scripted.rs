@@ -30,7 +30,7 @@ fn end_with(engine: &mut Engine, before: &[u8]) -> Vec<String> {
     bytes.extend_from_slice(b"END\n");
     let sent = Instant::now();
     engine.send_raw(&bytes);
-    let status = engine.wait_exit(EXIT_WITHIN);
+    let status = engine.wait_exit(common::slack(EXIT_WITHIN));
     assert!(
         status.is_some_and(|s| s.success()),
         "{status:?} after {:?}",
@@ -62,7 +62,10 @@ fn end_in_the_same_write_answers_everything_before_it() {
 fn end_during_a_search_abandons_it_but_answers_what_came_with_end() {
     let mut engine = Engine::spawn(&[]);
     engine.send_raw(LONG_SEARCH);
-    assert_eq!(line(engine.recv(Duration::from_secs(10))), "OK");
+    assert_eq!(
+        line(engine.recv(common::slack(Duration::from_secs(10)))),
+        "OK"
+    );
     std::thread::sleep(Duration::from_millis(300));
     let lines = end_with(&mut engine, b"ABOUT\n");
     assert_eq!(lines.len(), 1, "{lines:?}");

@@ -13,7 +13,7 @@ use common::{Engine, Out};
 fn through_answer(engine: &mut Engine) -> Vec<String> {
     let mut lines = Vec::new();
     loop {
-        match engine.recv(Duration::from_secs(60)) {
+        match engine.recv(common::slack(Duration::from_secs(60))) {
             Some(Out::Line(_, line)) => {
                 let done = !line.starts_with("MESSAGE ");
                 lines.push(line);
@@ -38,7 +38,7 @@ fn search(show_detail: u8) -> Vec<String> {
     engine.close_stdin();
     assert!(
         engine
-            .wait_exit(Duration::from_secs(5))
+            .wait_exit(common::slack(Duration::from_secs(5)))
             .is_some_and(|s| s.success())
     );
     assert_eq!(engine.stderr(), "");

@@ -132,6 +132,18 @@ impl Engine {
     }
 }
 
+/// `limit` stretched by `HOSHI_TEST_SLACK` (a whole factor, default 1): how long the harness
+/// waits for an answer or an exit. Under Wine every process start, pipe and exit goes
+/// through the wineserver, which on a loaded machine has held an answer or an END's exit for
+/// seconds; the Windows step sets a factor, the native run keeps the contract's own limits.
+pub fn slack(limit: Duration) -> Duration {
+    let factor = std::env::var("HOSHI_TEST_SLACK")
+        .ok()
+        .and_then(|s| s.parse::<u32>().ok())
+        .unwrap_or(1);
+    limit * factor.max(1)
+}
+
 /// The engine under test: the command in `HOSHI_ENGINE`, split at spaces (e.g.
 /// `/usr/lib/wine/wine64 /abs/bin/pbrain-hoshi.exe`, to test the Windows build under Wine),
 /// or else the `pbrain-hoshi` this crate built.
