@@ -137,10 +137,12 @@ impl Engine {
 /// through the wineserver, which on a loaded machine has held an answer or an END's exit for
 /// seconds; the Windows step sets a factor, the native run keeps the contract's own limits.
 pub fn slack(limit: Duration) -> Duration {
-    let factor = std::env::var("HOSHI_TEST_SLACK")
-        .ok()
-        .and_then(|s| s.parse::<u32>().ok())
-        .unwrap_or(1);
+    let factor = match std::env::var("HOSHI_TEST_SLACK") {
+        Ok(s) => s
+            .parse::<u32>()
+            .unwrap_or_else(|_| panic!("HOSHI_TEST_SLACK={s:?}: give a whole factor, e.g. 4")),
+        Err(_) => 1,
+    };
     limit * factor.max(1)
 }
 
