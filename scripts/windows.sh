@@ -146,9 +146,10 @@ test_exe() {
 
     # Every test whose harness starts the engine through tests/common, which reads
     # HOSHI_ENGINE: the harness runs natively, only the engine under Wine. One test at a
-    # time, and four times the harness's waits: with two engines starting at once under one
+    # time, and four times the harness's waits: with the tests in parallel under one
     # wineserver, an END's exit has taken over 500 ms and an answer over 10 s, now and then,
-    # for builds that pass natively (where the limits stay as the contract has them).
+    # for builds that pass natively (where the limits stay as the contract has them); which
+    # Wine call stalls was not found.
     say "protocol transcripts, robustness, scripted-input and Yixin-Board tests against the .exe under Wine"
     HOSHI_ENGINE="$WINE $exe" HOSHI_TEST_SLACK=4 ${CARGO:-cargo} test --release --locked \
         --test protocol --test robustness --test scripted --test renju_protocol --test yixin \

@@ -138,12 +138,12 @@ impl Engine {
 /// seconds; the Windows step sets a factor, the native run keeps the contract's own limits.
 pub fn slack(limit: Duration) -> Duration {
     let factor = match std::env::var("HOSHI_TEST_SLACK") {
-        Ok(s) => s
-            .parse::<u32>()
-            .unwrap_or_else(|_| panic!("HOSHI_TEST_SLACK={s:?}: give a whole factor, e.g. 4")),
-        Err(_) => 1,
+        Ok(s) => s.parse::<std::num::NonZeroU32>().unwrap_or_else(|_| {
+            panic!("HOSHI_TEST_SLACK={s:?}: give a whole factor of 1 or more, e.g. 4")
+        }),
+        Err(_) => std::num::NonZeroU32::MIN,
     };
-    limit * factor.max(1)
+    limit * factor.get()
 }
 
 /// The engine under test: the command in `HOSHI_ENGINE`, split at spaces (e.g.
