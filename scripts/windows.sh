@@ -145,24 +145,10 @@ test_exe() {
     [ "${native_nodes%%nodes,*}" = "${wine_nodes%%nodes,*}" ] || die "bench node counts differ"
 
     # Every test whose harness starts the engine through tests/common, which reads
-    # HOSHI_ENGINE: the harness runs natively, only the engine under Wine. One test at a
-    # time, and four times the harness's waits: with the tests in parallel under one
-    # wineserver, an END's exit has taken over 500 ms and an answer over 10 s, now and then,
-    # for builds that pass natively (where the limits stay as the contract has them); which
-    # Wine call stalls was not found.
-    # Even so, one run in four has seen the process of a transcript end by SIGKILL after END
-    # (Wine tearing down the engine's threads): a failed run is run once more, and only a
-    # second failure fails the step. The native run above holds the contract without retry.
+    # HOSHI_ENGINE: the harness runs natively, only the engine under Wine.
     say "protocol transcripts, robustness, scripted-input and Yixin-Board tests against the .exe under Wine"
-    wine_tests() {
-        HOSHI_ENGINE="$WINE $exe" HOSHI_TEST_SLACK=4 ${CARGO:-cargo} test --release --locked \
-            --test protocol --test robustness --test scripted --test renju_protocol --test yixin \
-            -- --test-threads=1
-    }
-    wine_tests || {
-        say "THE WINE TESTS FAILED ONCE (above): running them again; a second failure fails the step"
-        wine_tests || die "the Wine tests failed twice"
-    }
+    HOSHI_ENGINE="$WINE $exe" ${CARGO:-cargo} test --release --locked \
+        --test protocol --test robustness --test scripted --test renju_protocol --test yixin
 
     # The match runner's memory check on Windows (GetProcessMemoryInfo): an engine that grabs
     # 64 MiB at its second move, against a limit of 40 MB, must lose on memory every game.
