@@ -133,9 +133,11 @@ impl Engine {
 }
 
 /// `limit` stretched by `HOSHI_TEST_SLACK` (a whole factor, default 1): how long the harness
-/// waits for an answer or an exit. Under Wine every process start, pipe and exit goes
-/// through the wineserver, which on a loaded machine has held an answer or an END's exit for
-/// seconds; the Windows step sets a factor, the native run keeps the contract's own limits.
+/// waits for an answer or an exit, for a run by hand on a slow or loaded machine. Neither
+/// the native run nor the Windows step sets it: the contract's own limits hold. Stretching
+/// cannot cure Wine's one known way to fail an exit: the wineserver SIGKILLs a Unix process
+/// still alive about 0.48 s after its last Windows thread ended (checks 1/64 s apart,
+/// doubling, SIGKILL once the delay reaches 1/2 s), which a starved process can miss.
 pub fn slack(limit: Duration) -> Duration {
     let factor = match std::env::var("HOSHI_TEST_SLACK") {
         Ok(s) => s.parse::<std::num::NonZeroU32>().unwrap_or_else(|_| {
