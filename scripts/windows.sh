@@ -145,11 +145,14 @@ test_exe() {
     [ "${native_nodes%%nodes,*}" = "${wine_nodes%%nodes,*}" ] || die "bench node counts differ"
 
     # Every test whose harness starts the engine through tests/common, which reads
-    # HOSHI_ENGINE: the harness runs natively, only the engine under Wine. Known flake: an
-    # engine that leaves at END ends with "signal: 9" when its Unix process outlives its last
-    # Windows thread by about 0.48 s, the wineserver's SIGKILL delay (seen under heavy load).
+    # HOSHI_ENGINE: the harness runs natively, only the engine under Wine. The engine runs
+    # under `cmd /c`, whose exit status is the .exe's Windows exit code: the Unix status of
+    # the .exe's own process is not, since the wineserver SIGKILLs a Unix process still alive
+    # about 0.48 s after its last Windows thread ended (checks 1/64 s apart, doubling), which
+    # an engine that had exited with 0 but was starved of CPU under load has missed.
+    local winexe="Z:${exe//\//\\}"
     say "protocol transcripts, robustness, scripted-input and Yixin-Board tests against the .exe under Wine"
-    HOSHI_ENGINE="$WINE $exe" ${CARGO:-cargo} test --release --locked \
+    HOSHI_ENGINE="$WINE cmd /c $winexe" ${CARGO:-cargo} test --release --locked \
         --test protocol --test robustness --test scripted --test renju_protocol --test yixin
 
     # The match runner's memory check on Windows (GetProcessMemoryInfo): an engine that grabs

@@ -52,6 +52,11 @@ fn end_with(engine: &mut Engine, before: &[u8]) -> Vec<String> {
 fn end_in_the_same_write_answers_everything_before_it() {
     // The default (strongest) level, so that the searches are real and cut short.
     let mut engine = Engine::spawn(&[]);
+    // Up before the timed write: the 500 ms run from END, not from the start of a process
+    // (which under Wine's `cmd /c`, as the Windows step runs it, can take longer).
+    engine.send_raw(b"ABOUT\n");
+    let about = line(engine.recv(common::slack(Duration::from_secs(10))));
+    assert!(about.starts_with("name=\"Hoshi\""), "{about}");
     let lines = end_with(&mut engine, LONG_SEARCH);
     assert_eq!(lines.first().map(String::as_str), Some("OK"), "{lines:?}");
     let last = lines.last().unwrap();

@@ -134,10 +134,9 @@ impl Engine {
 
 /// `limit` stretched by `HOSHI_TEST_SLACK` (a whole factor, default 1): how long the harness
 /// waits for an answer or an exit, for a run by hand on a slow or loaded machine. Neither
-/// the native run nor the Windows step sets it: the contract's own limits hold. Stretching
-/// cannot cure Wine's one known way to fail an exit: the wineserver SIGKILLs a Unix process
-/// still alive about 0.48 s after its last Windows thread ended (checks 1/64 s apart,
-/// doubling, SIGKILL once the delay reaches 1/2 s), which a starved process can miss.
+/// the native run nor the Windows step sets it: the contract's own limits hold. (Under Wine
+/// the step reads the exit code through `cmd /c`, not off the .exe's Unix process, which
+/// the wineserver may SIGKILL after a clean exit: scripts/windows.sh says why.)
 pub fn slack(limit: Duration) -> Duration {
     let factor = match std::env::var("HOSHI_TEST_SLACK") {
         Ok(s) => s.parse::<std::num::NonZeroU32>().unwrap_or_else(|_| {
@@ -149,8 +148,8 @@ pub fn slack(limit: Duration) -> Duration {
 }
 
 /// The engine under test: the command in `HOSHI_ENGINE`, split at spaces (e.g.
-/// `/usr/lib/wine/wine64 /abs/bin/pbrain-hoshi.exe`, to test the Windows build under Wine),
-/// or else the `pbrain-hoshi` this crate built.
+/// `/usr/lib/wine/wine64 cmd /c Z:\abs\bin\pbrain-hoshi.exe`, to test the Windows build
+/// under Wine), or else the `pbrain-hoshi` this crate built.
 fn engine_command() -> Command {
     let custom = std::env::var("HOSHI_ENGINE").unwrap_or_default();
     let mut words = custom.split_whitespace();
