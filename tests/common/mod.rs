@@ -134,9 +134,7 @@ impl Engine {
 
 /// `limit` stretched by `HOSHI_TEST_SLACK` (a whole factor, default 1): how long the harness
 /// waits for an answer or an exit, for a run by hand on a slow or loaded machine. Neither
-/// the native run nor the Windows step sets it: the contract's own limits hold. (Under Wine
-/// the step reads the exit code through `cmd /c`, not off the .exe's Unix process, which
-/// the wineserver may SIGKILL after a clean exit: scripts/windows.sh says why.)
+/// the native run nor the Windows step sets it: the contract's own limits hold.
 pub fn slack(limit: Duration) -> Duration {
     let factor = match std::env::var("HOSHI_TEST_SLACK") {
         Ok(s) => s.parse::<std::num::NonZeroU32>().unwrap_or_else(|_| {
