@@ -317,8 +317,9 @@ impl<'a> Tree<'a> {
         } else {
             [None; 2]
         };
-        for (n, s) in ordered.iter().enumerate() {
-            let mv = s.mv;
+        for n in 0..ordered.len() {
+            ordering::bring_next(&mut ordered, n);
+            let mv = ordered[n].mv;
             let forcing = self.pb.threat(mv, side).is_four();
             let quiet = kind == Kind::Quiet && !forcing && !self.heuristics.is_killer(mv, ply);
             let far = if kind == Kind::Defend && forcing && !self.pb.threat(mv, opp).is_four() {

@@ -397,6 +397,7 @@ impl Searcher {
             &moves,
             &mut ordered,
         );
+        ordering::sort(&mut ordered);
         let depth = i32::try_from(depth)
             .unwrap_or(i32::MAX)
             .clamp(1, MAX_PLY as i32 - 8);

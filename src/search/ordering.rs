@@ -35,6 +35,37 @@ pub struct Scored {
     pub score: i32,
 }
 
+impl Scored {
+    /// Larger is tried first: the higher score, then the lower cell. Unique within a list
+    /// (the cell breaks ties), so every way of ordering by it gives the same order.
+    fn key(self) -> i64 {
+        (i64::from(self.score) << 16) - i64::from(self.mv)
+    }
+}
+
+/// Moves taken one at a time before the rest of a list is sorted: most nodes are cut off
+/// within their first few moves, where a full sort would be wasted.
+const PICKED_ONE_BY_ONE: usize = 3;
+
+/// Brings the best of `list[n..]` to `n`, when `list[..n]` holds the best `n` in order
+/// (as after the calls for `0..n`): a list taken this way comes in [`sort`]'s order,
+/// sorted only as far as it is read.
+pub fn bring_next(list: &mut [Scored], n: usize) {
+    if n < PICKED_ONE_BY_ONE {
+        let best = (n..list.len()).max_by_key(|&i| list[i].key());
+        if let Some(best) = best {
+            list.swap(n, best);
+        }
+    } else if n == PICKED_ONE_BY_ONE && n < list.len() {
+        sort(&mut list[n..]);
+    }
+}
+
+/// Sorts `list` best first.
+pub fn sort(list: &mut [Scored]) {
+    list.sort_unstable_by_key(|s| std::cmp::Reverse(s.key()));
+}
+
 /// Whether `color` has a legal move making an open four or two fours.
 #[must_use]
 pub fn has_flex4(pb: &PatternBoard, color: Color) -> bool {
@@ -237,8 +268,9 @@ impl Heuristics {
         self.killers.get(ply).is_some_and(|k| k.contains(&mv))
     }
 
-    /// Orders `moves` best first into `out` by `policy` and what this search learnt;
-    /// `prev` is the opponent's last move.
+    /// Scores `moves` into `out` by `policy` and what this search learnt, in no order
+    /// (take them with [`bring_next`], or [`sort`] them); `prev` is the opponent's last
+    /// move.
     #[allow(clippy::too_many_arguments)] // the node's facts, each used once
     pub fn order(
         &self,
@@ -267,8 +299,6 @@ impl Heuristics {
             score += self.history(mv, side) / 64;
             Scored { mv, score }
         }));
-        // Keys are unique (the cell breaks ties), so an unstable sort gives the same order.
-        out.sort_unstable_by_key(|s| (std::cmp::Reverse(s.score), s.mv));
     }
 }
 
