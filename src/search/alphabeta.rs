@@ -288,7 +288,7 @@ impl<'a> Tree<'a> {
         let prev = self.pb.last_move();
         let mut ordered = std::mem::take(&mut self.order_buf[ply]);
         let policy = self.eval.policy(self.pb.rule());
-        self.heuristics.order(
+        self.heuristics.score_moves(
             policy,
             &self.pb,
             side,

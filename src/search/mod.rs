@@ -387,7 +387,7 @@ impl Searcher {
         let first = board.is_empty_at(best).then(|| pb.idx(best));
         let mut tree = Tree::new(pb, &self.tt, &self.eval, limits, stop);
         let mut ordered = Vec::new();
-        tree.heuristics.order(
+        tree.heuristics.score_moves(
             self.eval.policy(rule),
             &tree.pb,
             me,

@@ -272,7 +272,7 @@ impl Heuristics {
     /// (take them with [`bring_next`], or [`sort`] them); `prev` is the opponent's last
     /// move.
     #[allow(clippy::too_many_arguments)] // the node's facts, each used once
-    pub fn order(
+    pub fn score_moves(
         &self,
         policy: &Policy,
         pb: &PatternBoard,
@@ -310,6 +310,33 @@ mod tests {
     fn pb(black: &[(u8, u8)], white: &[(u8, u8)]) -> PatternBoard {
         let b = Board::with_stones(15, 15, black, white).unwrap();
         PatternBoard::new(&b, Rule::Freestyle)
+    }
+
+    #[test]
+    fn moves_brought_one_by_one_come_in_the_sorted_order() {
+        // Scores with many ties, so the cell must break them; lists shorter and longer
+        // than the part picked one by one.
+        let mut rng = crate::rng::Rng::new(7);
+        for len in [0, 1, 2, 3, 4, 5, 9, 40] {
+            let mut list: Vec<Scored> = (0..len)
+                .map(|k| Scored {
+                    mv: (k * 37 % 101) as Idx,
+                    score: (rng.next_u64() % 4) as i32 - 2,
+                })
+                .collect();
+            let mut sorted = list.clone();
+            sort(&mut sorted);
+            assert!(
+                sorted
+                    .windows(2)
+                    .all(|w| (w[0].score, std::cmp::Reverse(w[0].mv))
+                        > (w[1].score, std::cmp::Reverse(w[1].mv)))
+            );
+            for n in 0..list.len() {
+                bring_next(&mut list, n);
+                assert_eq!(list[n], sorted[n], "length {len}, move {n}");
+            }
+        }
     }
 
     #[test]
