@@ -297,9 +297,9 @@ impl Tables {
         static CELLS: [OnceLock<Tables>; Rule::ALL.len()] =
             [const { OnceLock::new() }; Rule::ALL.len()];
         CELLS[rule.index()].get_or_init(|| {
-            // Under freestyle the keys with both outer cells empty, whose value stands for
-            // any: a sixteenth of the keys, so START's table build takes a sixteenth of
-            // the time. Their children (a stone added within four) stay among them.
+            // Under freestyle only the keys with both outer cells empty, whose value stands
+            // for any: a sixteenth of the work at START. Their children (a stone added
+            // within four) stay among them.
             let keys: Vec<u32> = if rule == Rule::Freestyle {
                 (0..=INNER_MASK).map(|inner| inner << INNER_SHIFT).collect()
             } else {
