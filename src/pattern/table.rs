@@ -299,23 +299,19 @@ impl Tables {
         CELLS[rule.index()].get_or_init(|| {
             // Under freestyle only the keys with both outer cells empty, whose value stands
             // for any: a sixteenth of the work at START. Their children (a stone added
-            // within four) stay among them.
-            let keys: Vec<u32> = if rule == Rule::Freestyle {
-                (0..=INNER_MASK).map(|inner| inner << INNER_SHIFT).collect()
+            // within four) stay among them. Entry `i` is the patterns of key `i << shift`.
+            let (shift, entries, reach) = if rule == Rule::Freestyle {
+                (INNER_SHIFT, INNER_MASK + 1, HALF - 1)
             } else {
-                (0..1 << KEY_BITS).collect()
+                (0, 1 << KEY_BITS, HALF)
             };
-            let [black, white] = Color::BOTH.map(|c| build(rule, c, &keys));
+            let keys = (0..entries).map(|i| i << shift);
+            let [black, white] = Color::BOTH.map(|c| build(rule, c, keys.clone()));
             Tables {
                 by_key: keys
-                    .iter()
-                    .map(|&k| [black[k as usize], white[k as usize]])
+                    .map(|k| [black[k as usize], white[k as usize]])
                     .collect(),
-                reach: if rule == Rule::Freestyle {
-                    HALF - 1
-                } else {
-                    HALF
-                },
+                reach,
             }
         })
     }
@@ -352,9 +348,9 @@ impl Tables {
 const UNSET: u8 = u8::MAX;
 
 /// The patterns of `color` for `keys` (and the keys they lead to), indexed by full key.
-fn build(rule: Rule, color: Color, keys: &[u32]) -> Vec<u8> {
+fn build(rule: Rule, color: Color, keys: impl Iterator<Item = u32>) -> Vec<u8> {
     let mut table = vec![UNSET; 1 << KEY_BITS];
-    for &key in keys {
+    for key in keys {
         classify(rule, color, key, &mut table);
     }
     table

@@ -56,7 +56,7 @@ pub fn bring_next(list: &mut [Scored], n: usize) {
         if let Some(best) = best {
             list.swap(n, best);
         }
-    } else if n == PICKED_ONE_BY_ONE && n < list.len() {
+    } else if n == PICKED_ONE_BY_ONE {
         sort(&mut list[n..]);
     }
 }
