@@ -467,6 +467,9 @@ impl PatternBoard {
     /// and refreshes the empty ones.
     fn update_lines(&mut self, i: usize, code: u32) {
         let reach = self.tables.reach();
+        // The value sums' change, added to the counts once: summed here it stays in
+        // registers instead of a read-modify-write of the counts for every cell.
+        let mut delta = [[0i32; 2]; 2];
         for (dir, step) in self.steps.into_iter().enumerate() {
             for k in 1..=HALF as isize {
                 for sign in [-1, 1] {
@@ -476,9 +479,14 @@ impl PatternBoard {
                     let key = &mut self.d.keys[q][dir];
                     *key = (*key & !(3 << shift)) | (code << shift);
                     if k as usize <= reach && self.cells.get(q) == EMPTY {
-                        self.refresh_dir(q, dir);
+                        self.refresh_dir(q, dir, &mut delta);
                     }
                 }
+            }
+        }
+        for (sums, delta) in self.d.counts.values.iter_mut().zip(delta) {
+            for (sum, d) in sums.iter_mut().zip(delta) {
+                *sum += d;
             }
         }
     }
@@ -500,8 +508,9 @@ impl PatternBoard {
         self.d.counts.add(&info, &self.values, 1);
     }
 
-    /// Recomputes one direction of an empty cell (and its threats), keeping the counts.
-    fn refresh_dir(&mut self, q: usize, dir: usize) {
+    /// Recomputes one direction of an empty cell (and its threats), keeping the counts; the
+    /// change of the value sums is added to `delta` for the caller to apply.
+    fn refresh_dir(&mut self, q: usize, dir: usize, delta: &mut [[i32; 2]; 2]) {
         let key = self.d.keys[q][dir];
         let info = &mut self.d.info[q];
         let counts = &mut self.d.counts;
@@ -527,7 +536,7 @@ impl PatternBoard {
                 counts.threats[c][threat as usize] += 1;
             }
             let (was, now) = (self.values.of(c, info.pcode[c]), self.values.of(c, pcode));
-            for (sum, (now, was)) in counts.values[c].iter_mut().zip(now.iter().zip(was)) {
+            for (sum, (now, was)) in delta[c].iter_mut().zip(now.iter().zip(was)) {
                 *sum += now - was;
             }
             info.pcode[c] = pcode;
