@@ -297,12 +297,21 @@ mod tests {
         let e = Evaluator::from_weights(&w);
         let pb = pattern_board(&b, Rule::Freestyle, &e);
         let c = pb.counts();
+        // Line patterns per colour, one per empty cell and direction.
+        let mut pats = [[0u16; Pattern::COUNT]; 2];
+        for i in pb.all_cells().filter(|&i| pb.is_empty(i)) {
+            for (n, cell) in pats.iter_mut().zip(pb.info(i).pats) {
+                for p in cell {
+                    n[p as usize] += 1;
+                }
+            }
+        }
         let dot = |n: &[u16], w: &[i32]| -> i32 {
             n.iter().zip(w).map(|(&n, &w)| i32::from(n) * w).sum()
         };
         for side in Color::BOTH {
             let (me, opp) = (side as usize, side.opponent() as usize);
-            let formula = dot(&c.pats[me], &w.own_pattern) - dot(&c.pats[opp], &w.opp_pattern)
+            let formula = dot(&pats[me], &w.own_pattern) - dot(&pats[opp], &w.opp_pattern)
                 + dot(&c.threats[me], &w.own_threat)
                 - dot(&c.threats[opp], &w.opp_threat);
             assert_eq!(e.evaluate(&pb, side), formula, "{side:?}");

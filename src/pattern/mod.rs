@@ -4,8 +4,8 @@
 //! scans never check bounds. Every cell keeps, per direction, the line key of its ten neighbours; every
 //! empty cell keeps the [`Pattern`] each colour would make along each line and the combined
 //! [`Threat`]. A move touches only the four lines through the stone, five cells each way.
-//! Counts of patterns and threats over the empty cells are kept too, for the evaluation and
-//! for cheap "does anybody have a four" questions.
+//! Counts of threats and sums of the evaluation's cell values over the empty cells are kept
+//! too, for the evaluation and for cheap "does anybody have a four" questions.
 //!
 //! A [`Board`] is kept in sync inside, so renju's forbidden points are judged in one place
 //! ([`Rule::foul`]); the pattern board only says which cells could be forbidden.
@@ -71,8 +71,6 @@ impl CellValues {
 /// Per-colour tallies over the empty cells.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Counts {
-    /// Line patterns, `[colour][pattern]`, one per empty cell and direction.
-    pub pats: [[u16; Pattern::COUNT]; 2],
     /// Combined threats, `[colour][threat]`, one per empty cell.
     pub threats: [[u16; Threat::COUNT]; 2],
     /// Sums of the [`CellValues`] over the empty cells, `[colour][role]`.
@@ -83,10 +81,6 @@ impl Counts {
     /// Adds (`sign` 1) or removes (`sign` -1) one empty cell's tallies.
     fn add(&mut self, info: &CellInfo, values: &CellValues, sign: i32) {
         for c in 0..2 {
-            for p in info.pats[c] {
-                let n = &mut self.pats[c][p as usize];
-                *n = n.wrapping_add_signed(sign as i16);
-            }
             let n = &mut self.threats[c][info.threat[c] as usize];
             *n = n.wrapping_add_signed(sign as i16);
             let v = values.of(c, info.pcode[c]);
@@ -525,8 +519,6 @@ impl PatternBoard {
             // right after a one-byte store into it stalls on store forwarding.
             let pats = std::array::from_fn(|d| if d == dir { new } else { info.pats[c][d] });
             info.pats[c] = pats;
-            counts.pats[c][old as usize] -= 1;
-            counts.pats[c][new as usize] += 1;
             let pcode = self.pcodes.pcode(pats);
             let threat = self.pcodes.threat(pcode);
             if threat != info.threat[c] {
@@ -739,7 +731,7 @@ mod tests {
         assert!(pb.verify, "on by default in debug builds");
         pb.make(pb.idx(Pos::new(6, 6)), Color::Black);
         pb.undo();
-        pb.d.counts.pats[0][Pattern::Flex2 as usize] += 1;
+        pb.d.counts.threats[0][Threat::Flex2 as usize] += 1;
         pb.make(pb.idx(Pos::new(6, 6)), Color::Black);
     }
 }
