@@ -61,6 +61,28 @@ const TRIVIAL_DEPTH: i32 = 4;
 /// only delays: below [`TRIVIAL_DEPTH`] it is pruned when far from both, else reduced.
 const DELAY_DISTANCE: u8 = 4;
 
+/// Internal iterative reduction: from this depth, a node without a table move is searched
+/// a ply shallower.
+const IIR_DEPTH: i32 = 4;
+
+/// Futility of quiet moves: at most this depth, a quiet move that makes no open three for
+/// either side is skipped when the evaluation plus [`move_futility_margin`] stays below alpha.
+const MOVE_FUTILITY_DEPTH: i32 = 6;
+fn move_futility_margin(depth: i32) -> i32 {
+    30 + 50 * depth
+}
+
+/// The depth left to a move's child at a node of `kind`. The block of a five point costs no
+/// depth: the attacker's fours are followed to their end. A defence against an open three
+/// pays its ply like any move (a free one scored +6 Elo in self-play, within the noise).
+pub fn child_depth(kind: Kind, depth: i32) -> i32 {
+    if kind == Kind::Block {
+        depth
+    } else {
+        depth - 1
+    }
+}
+
 /// The table key of a position: the stones' hash, and who is to move.
 fn key_of(hash: u64, side: Color) -> u64 {
     hash ^ if side == Color::White { SIDE_KEY } else { 0 }
@@ -275,6 +297,14 @@ impl<'a> Tree<'a> {
             }
         }
 
+        // Internal iterative reduction: without a table move the ordering is a guess, and
+        // a node searched a ply shallower soon stores one.
+        let depth = if tt_move.is_none() && depth >= IIR_DEPTH {
+            depth - 1
+        } else {
+            depth
+        };
+
         let mut moves = std::mem::take(&mut self.gen_buf[ply]);
         let kind = ordering::generate(&mut self.pb, side, &mut moves);
         if moves.is_empty() {
@@ -310,6 +340,13 @@ impl<'a> Tree<'a> {
         let mut best = -WIN;
         let mut best_move = None;
         let move_limit = late_move_limit(depth, improving);
+        // Futility: far enough below alpha, a quiet move that makes no open three for
+        // either side will not raise this node above it within the depth left.
+        let futile = !pv_node
+            && !threatened
+            && depth <= MOVE_FUTILITY_DEPTH
+            && alpha.abs() < WIN_MIN
+            && static_eval + move_futility_margin(depth) <= alpha;
         // The last stones of both sides: against an open three, a four of our own far from
         // both only delays (Rapfi's useless defence). Only a defence node needs them.
         let last_stones = if kind == Kind::Defend {
@@ -341,12 +378,14 @@ impl<'a> Tree<'a> {
                 if depth < TRIVIAL_DEPTH && info.threat == [Threat::None; 2] {
                     continue;
                 }
+                if futile
+                    && info.threat[side as usize] < Threat::Flex3
+                    && info.threat[opp as usize] < Threat::Flex3
+                {
+                    continue;
+                }
             }
-            // Forced replies (a block, a defence against an open three) cost no depth: the
-            // attacker's threat sequence is followed to its end. A counter-four is an
-            // attack of its own and pays, or chains of them would never end.
-            let forced = kind == Kind::Block || (kind == Kind::Defend && !forcing);
-            let new_depth = if forced { depth } else { depth - 1 };
+            let new_depth = child_depth(kind, depth);
             // Late quiet moves are searched shallower, less so with a good history.
             let reduction = if quiet && n >= 1 && depth >= 2 {
                 let r = self.lmr.get(depth, n) + i32::from(!pv_node && !improving)

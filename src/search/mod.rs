@@ -403,10 +403,7 @@ impl Searcher {
             .clamp(1, MAX_PLY as i32 - 8);
         let mut values = Vec::new();
         for s in ordered.iter().take(tried) {
-            // As in the tree: a forced reply costs no depth.
-            let forced = kind == ordering::Kind::Block
-                || (kind == ordering::Kind::Defend && !tree.pb.threat(s.mv, me).is_four());
-            let child = if forced { depth } else { depth - 1 };
+            let child = alphabeta::child_depth(kind, depth);
             tree.pb.make(s.mv, me);
             let value = -tree.search(me.opponent(), 1, child, -WIN, WIN);
             tree.pb.undo();
