@@ -74,7 +74,7 @@ fn move_futility_margin(depth: i32) -> i32 {
 
 /// The depth left to a move's child at a node of `kind`. The block of a five point costs no
 /// depth: the attacker's fours are followed to their end. A defence against an open three
-/// pays its ply like any move (a free one scored +6 Elo in self-play, within the noise).
+/// pays its ply like any move (G1 in docs/strength.md: free, it bought nothing measurable).
 pub fn child_depth(kind: Kind, depth: i32) -> i32 {
     if kind == Kind::Block {
         depth
