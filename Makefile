@@ -58,7 +58,7 @@ fuzz: ## Each fuzz target for FUZZ_SECONDS, seeded by its committed corpus (nigh
 
 lint: ## Formatting and clippy, warnings as errors
 	$(CARGO) fmt --check
-	$(CARGO) clippy --all-targets -- -D warnings
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
 
 windows: ## bin/pbrain-hoshi.exe and its level copies, cross-built (installs its tools from apt)
 	$(WINDOWS) deps

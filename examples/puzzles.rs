@@ -14,11 +14,11 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use hoshi::board::{Board, Color, Pos};
-use hoshi::limits::Limits;
 use hoshi::pattern::PatternBoard;
 use hoshi::rules::Rule;
 use hoshi::search::Searcher;
 use hoshi::search::vcf::Vcf;
+use hoshi::time::Limits;
 use serde_json::Value;
 
 const RULE: Rule = Rule::Renju;

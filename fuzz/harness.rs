@@ -10,10 +10,10 @@ use std::time::Instant;
 
 use hoshi::board::Board;
 use hoshi::levels::{Level, Strength};
-use hoshi::protocol::Options;
-use hoshi::protocol::command::{Command, ParseError};
-use hoshi::protocol::reader::{self, Message, StopControl};
-use hoshi::protocol::session::Session;
+use hoshi_protocol::{Command, ParseError};
+use pbrain_hoshi::Options;
+use pbrain_hoshi::reader::{self, Message, StopControl};
+use pbrain_hoshi::session::Session;
 
 /// The longest `ERROR` text a command may cause: input is quoted cut short, so a huge line
 /// cannot make a huge reply.

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 
-use crate::levels::{Level, Strength};
+use hoshi::levels::{Level, Strength};
 
 /// Hoshi, a Gomoku and Renju engine for the Gomocup (Piskvork) protocol.
 ///
@@ -34,7 +34,7 @@ pub struct Cli {
     pub seed: Option<u64>,
 
     /// Write the log to this file (stdout and stderr stay clean). Filter with HOSHI_LOG
-    /// (e.g. `debug`, `hoshi::protocol=trace`), default `info`.
+    /// (e.g. `debug`, `pbrain_hoshi=trace`), default `info`.
     #[arg(long, global = true, value_name = "PATH", env = "HOSHI_LOG_FILE")]
     pub log_file: Option<PathBuf>,
 
@@ -53,23 +53,23 @@ pub enum Command {
     /// Speak the Gomocup protocol on stdin/stdout (the default).
     Protocol,
     /// Play a match between two pbrain engines and rate them (the global --seed seeds it).
-    Match(Box<crate::tools::matches::MatchArgs>),
+    Match(Box<hoshi_tools::matches::MatchArgs>),
     /// Self-play games for training the evaluation, appended to a game file (the global
     /// --seed seeds them, --weights plays them).
-    Datagen(Box<crate::tools::datagen::DatagenArgs>),
+    Datagen(Box<hoshi_tools::datagen::DatagenArgs>),
     /// Fit the evaluation's tables to self-play games and write a weights file.
-    Train(Box<crate::tools::train::TrainArgs>),
+    Train(Box<hoshi_tools::train::TrainArgs>),
     /// Play against Hoshi in the terminal (the global --level, --strength, --seed choose
     /// its play).
-    Play(Box<crate::tools::play::PlayArgs>),
+    Play(Box<hoshi_tools::play::PlayArgs>),
     /// Analyse a position: the evaluation, the principal variation, the best moves.
     #[command(alias = "analyze")]
-    Analyse(Box<crate::tools::analyse::AnalyseArgs>),
+    Analyse(Box<hoshi_tools::analyse::AnalyseArgs>),
     /// Search fixed positions to a fixed depth with the built-in weights and print nodes,
     /// time and speed.
     Bench {
         /// Depth of every search.
-        #[arg(long, default_value_t = crate::bench::DEFAULT_DEPTH)]
+        #[arg(long, default_value_t = hoshi::bench::DEFAULT_DEPTH)]
         depth: u32,
     },
 }

@@ -1,25 +1,93 @@
-//! Hoshi: a Gomoku and Renju engine for the Gomocup (Piskvork) protocol.
+//! `pbrain-hoshi`, the program: the Gomocup (Piskvork) protocol on stdin/stdout, and the
+//! command line that reaches the tools.
 //!
-//! The tree follows one owner per concern: [`board`] holds stones, [`rules`] judges them,
-//! [`pattern`] keeps the incremental line patterns the [`search`] and [`eval`] read,
-//! [`levels`] chooses moves within [`limits`] (budgeted by [`timeman`]), and [`protocol`]
-//! turns manager text into typed commands, applies them to a session and writes the
-//! replies. Nothing below `protocol` knows a protocol word. [`bench`] and [`tools`] serve
-//! people: the fixed-depth bench and the match runner.
+//! Two threads: the reader ([`reader`]) turns stdin into typed commands
+//! ([`hoshi_protocol`]) and acts on the interrupts (END, STOP/YXSTOP, `INFO timeout_turn
+//! 0`) at once; the session ([`session`]) applies the commands in order and is the only
+//! writer of stdout ([`reply`]). The session runs on its own thread with a large stack, for
+//! deep searches. The engine itself is the `hoshi` crate; the tools are `hoshi-tools`.
 
-pub mod bench;
-pub mod board;
 pub mod cli;
-pub mod eval;
-pub mod levels;
-pub mod limits;
 pub mod logging;
-pub mod notation;
-pub mod opening;
-pub mod pattern;
-pub mod protocol;
-pub mod rng;
-pub mod rules;
-pub mod search;
-pub mod timeman;
-pub mod tools;
+pub mod reader;
+pub mod reply;
+pub mod session;
+use std::io;
+use std::sync::Arc;
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::thread;
+use std::time::Duration;
+
+use hoshi::eval::Evaluator;
+use hoshi::levels::{Level, Strength};
+use reader::{Ending, StopControl};
+use session::Session;
+
+/// Stack of the session thread: searches recurse, and Windows gives new threads 1 MiB.
+/// Reserved, not committed, so it costs no memory until used.
+const SESSION_STACK: usize = 64 * 1024 * 1024;
+
+/// Start-up settings for a protocol session.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The level played until `INFO level` changes it.
+    pub level: Level,
+    /// Master's strength until `INFO strength` changes it.
+    pub strength: Strength,
+    /// Seed for the random generator, used afresh for every game; a fresh one per game
+    /// when `None`.
+    pub seed: Option<u64>,
+    /// Master's evaluation until `INFO weights` changes it.
+    pub evaluator: Evaluator,
+}
+
+/// How long the process may take, after reading END, to answer what came with it. Managers
+/// allow an engine about half a second to leave (GomocupJudge 0.5 s, Piskvork 0.7 s).
+const END_GRACE: Duration = Duration::from_millis(400);
+
+/// Speaks the protocol on stdin/stdout until END or end of input. Either way the commands
+/// still queued are answered at once (searches cut short) and the process leaves; after
+/// END it leaves within [`END_GRACE`] whatever is left, and a search END interrupted is
+/// not answered (see [`reader`]).
+pub fn run(options: Options) {
+    let stop = Arc::new(StopControl::default());
+    let (tx, rx) = mpsc::channel();
+    // Dropped when the session thread ends: its receiver then learns that it is done.
+    let (done_tx, done_rx) = mpsc::channel::<()>();
+    let session_stop = Arc::clone(&stop);
+    let session = thread::Builder::new()
+        .name("session".into())
+        .stack_size(SESSION_STACK)
+        .spawn(move || {
+            let _done = done_tx;
+            Session::new(options, session_stop, io::stdout()).serve(&rx);
+        });
+    let session = match session {
+        Ok(handle) => handle,
+        Err(e) => {
+            log::error!("cannot start the session thread: {e}");
+            return;
+        }
+    };
+    let ending = reader::read(io::stdin().lock(), &tx, &stop);
+    // Answer what is queued at once: a manager closing our input or sending END wants us
+    // gone.
+    stop.stop_through(u64::MAX);
+    drop(tx);
+    match ending {
+        Ending::End => {
+            log::info!("END");
+            if done_rx.recv_timeout(END_GRACE) == Err(RecvTimeoutError::Timeout) {
+                log::warn!("still answering {END_GRACE:?} after END; leaving");
+            }
+            log::logger().flush();
+            std::process::exit(0);
+        }
+        Ending::Eof => {
+            log::info!("end of input");
+            if session.join().is_err() {
+                log::error!("the session thread panicked");
+            }
+        }
+    }
+}

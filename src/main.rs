@@ -4,10 +4,11 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-use hoshi::cli::{Cli, Command};
+use hoshi::bench;
 use hoshi::eval::Evaluator;
 use hoshi::levels::{Level, Strength};
-use hoshi::{bench, logging, protocol};
+use pbrain_hoshi::cli::{Cli, Command};
+use pbrain_hoshi::logging;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -43,7 +44,7 @@ fn main() -> ExitCode {
                 .strength
                 .or(exe_strength.flatten())
                 .unwrap_or(Strength::FULL);
-            protocol::run(protocol::Options {
+            pbrain_hoshi::run(pbrain_hoshi::Options {
                 level,
                 strength,
                 seed: cli.seed,
@@ -52,7 +53,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(Command::Match(args)) => {
-            tool_result("match", hoshi::tools::matches::run(&args, cli.seed))
+            tool_result("match", hoshi_tools::matches::run(&args, cli.seed))
         }
         Some(Command::Datagen(args)) => {
             let evaluator = match evaluator() {
@@ -62,27 +63,27 @@ fn main() -> ExitCode {
             let seed = cli.seed.unwrap_or(0);
             tool_result(
                 "datagen",
-                hoshi::tools::datagen::run(&args, seed, &evaluator),
+                hoshi_tools::datagen::run(&args, seed, &evaluator),
             )
         }
         Some(Command::Train(args)) => tool_result(
             "train",
-            hoshi::tools::train::run(&args, cli.seed.unwrap_or(0)),
+            hoshi_tools::train::run(&args, cli.seed.unwrap_or(0)),
         ),
         Some(Command::Play(args)) => {
-            let opponent = hoshi::tools::play::Opponent {
+            let opponent = hoshi_tools::play::Opponent {
                 level: cli.level.unwrap_or(Level::DEFAULT),
                 strength: cli.strength.unwrap_or(Strength::FULL),
                 seed: cli.seed,
             };
-            tool_result("play", hoshi::tools::play::run(&args, opponent))
+            tool_result("play", hoshi_tools::play::run(&args, opponent))
         }
         Some(Command::Analyse(args)) => {
             let evaluator = match evaluator() {
                 Ok(e) => e,
                 Err(code) => return code,
             };
-            tool_result("analyse", hoshi::tools::analyse::run(&args, evaluator))
+            tool_result("analyse", hoshi_tools::analyse::run(&args, evaluator))
         }
         Some(Command::Bench { depth }) => run_bench(depth),
     }

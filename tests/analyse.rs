@@ -7,8 +7,8 @@ use std::process::{Command, Stdio};
 use hoshi::board::{Board, Color};
 use hoshi::notation;
 use hoshi::rules::Rule;
-use hoshi::tools::game::Outcome;
-use hoshi::tools::record;
+use hoshi_tools::game::Outcome;
+use hoshi_tools::record;
 
 /// Black f8 g8 h8 against white's e8, and black i6 i7 (white's other stones in the
 /// corners). i8 is a four (f8-i8, five point j8) and a three (i6-i8) at once; after the

@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 
 use hoshi::board::{Color, Pos};
 use hoshi::rules::Rule;
-use hoshi::tools::matches::openings::{self, OpeningFormat};
-use hoshi::tools::matches::{adjudicate, psq, referee};
+use hoshi_tools::matches::openings::{self, OpeningFormat};
+use hoshi_tools::matches::{adjudicate, psq, referee};
 
 const HOSHI: &str = env!("CARGO_BIN_EXE_pbrain-hoshi");
 const FAULTY: &str = env!("CARGO_BIN_EXE_pbrain-faulty");
@@ -198,7 +198,7 @@ fn every_fault_is_caught_scored_and_reported() {
         ("garbage", "malformed line"),
         ("late", "timeout"),
     ];
-    if hoshi::tools::matches::engine::MEMORY_MEASURED {
+    if hoshi_tools::matches::engine::MEMORY_MEASURED {
         cases.push(("memory", "memory"));
     }
     let runs: Vec<_> = cases

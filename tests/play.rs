@@ -14,14 +14,14 @@ use std::time::Duration;
 
 use hoshi::board::{Board, Color, Pos};
 use hoshi::levels::{Context, Level, Strength};
-use hoshi::limits::Limits;
 use hoshi::notation;
 use hoshi::rng::Rng;
 use hoshi::rules::Rule;
 use hoshi::search::Searcher;
-use hoshi::tools::game::Game;
-use hoshi::tools::picture;
-use hoshi::tools::record;
+use hoshi::time::Limits;
+use hoshi_tools::game::Game;
+use hoshi_tools::picture;
+use hoshi_tools::record;
 
 /// Longest wait for one screen: a master move under a node limit takes far less.
 const SCREEN_WAIT: Duration = Duration::from_secs(120);

@@ -5,10 +5,10 @@ use std::sync::atomic::AtomicBool;
 
 use hoshi::board::{Board, Color, Pos};
 use hoshi::levels::{Context, Level, Strength};
-use hoshi::limits::Limits;
 use hoshi::rng::Rng;
 use hoshi::rules::{Rule, Verdict};
 use hoshi::search::Searcher;
+use hoshi::time::Limits;
 
 fn choose(level: Level, board: &mut Board, me: Color, rng: &mut Rng) -> Pos {
     let stop = AtomicBool::new(false);

@@ -1,0 +1,488 @@
+//! Graded strengths of the master level: Rapfi's `INFO STRENGTH` (itself Stockfish's
+//! "Skill Level") over our search.
+//!
+//! A [`Strength`] below [`Strength::FULL`] weakens master three ways, all here:
+//! - a depth cap, `2 + int(12 * (1 - 0.5^(s/100)))`: Rapfi's schedule `4 + int(24 * ...)`
+//!   halved, because our iterations count whole plies with forced replies free and reach
+//!   about half Rapfi's reported depth in the same time (depth 6 or 7 at 200 ms a move);
+//! - a small multi-PV: the most promising root moves are re-searched with a full window
+//!   at the depth reached, and the best [`Strength::pool`] kept;
+//! - a bounded stochastic pick among them: with `w` the weakness (0.9 at strength 0 down to
+//!   0.1 at 100), `bonus_i = w * (top - v_i) + U(0, w) * min(top - v_last, NOISE_CAP)`,
+//!   playing the argmax of `v_i + bonus_i`. The pull toward worse moves compresses the
+//!   gaps by `1 - w` and the noise is bounded by [`NOISE_CAP`], so a move much worse than
+//!   the best (a lost one) is never played.
+//!
+//! The floor holds at every strength: the search plays our five and a proved forced win
+//! before any pick (its answers at depth 0), and the root's move generation lists only
+//! the block when the opponent has a five point (none when renju forbids it: then the
+//! search's own legal answer stands). Every move offered is a legal empty cell.
+//! At full strength none of this runs: the answer is the plain search's.
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::{Choice, Context, Report};
+use crate::board::{Board, Pos};
+use crate::rng::Rng;
+use crate::search::Progress;
+use crate::time::Limits;
+
+/// The largest random bonus, in evaluation units: Rapfi's 120, here about the weight of
+/// one double-three threat of the opponent, so the noise swaps quiet moves, not threats.
+pub const NOISE_CAP: i32 = 120;
+
+/// Times the pool of root moves tried: the move order is only a guess at their values.
+const TRIED_PER_KEPT: usize = 2;
+
+/// A playing strength of the master level, 0 (weakest) to 100 (full strength).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Strength(u8);
+
+impl Strength {
+    /// Full strength: the plain search.
+    pub const FULL: Strength = Strength(100);
+    /// The weakest.
+    pub const MIN: Strength = Strength(0);
+
+    /// The strength `n`, if it is in `0..=100`.
+    #[must_use]
+    pub fn new(n: i64) -> Option<Strength> {
+        u8::try_from(n)
+            .ok()
+            .filter(|&n| n <= Strength::FULL.0)
+            .map(Strength)
+    }
+
+    #[must_use]
+    pub fn value(self) -> u8 {
+        self.0
+    }
+
+    /// Deepest iteration, `None` at full strength.
+    #[must_use]
+    pub fn depth_cap(self) -> Option<u32> {
+        (self < Strength::FULL).then(|| {
+            let fraction = 1.0 - 0.5f64.powf(f64::from(self.0) / 100.0);
+            // In 0..6: the cast cannot truncate anything but the fraction.
+            2 + (12.0 * fraction) as u32
+        })
+    }
+
+    /// The weakness in thousandths: 900 at strength 0, 100 at 100.
+    #[must_use]
+    pub fn weakness(self) -> i64 {
+        900 - 8 * i64::from(self.0)
+    }
+
+    /// How many root moves the pick chooses among: 6 at strength 0, 2 from 76 up.
+    #[must_use]
+    pub fn pool(self) -> usize {
+        2 + usize::from(Strength::FULL.0 - self.0) / 25
+    }
+
+    /// The strength named by an executable such as `pbrain-hoshi-master50(.exe)`.
+    #[must_use]
+    pub fn from_exe_suffix(suffix: &str) -> Option<Strength> {
+        let digits = suffix
+            .get(..6)
+            .filter(|head| head.eq_ignore_ascii_case("master"))
+            .and_then(|_| suffix.get(6..))?;
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        Strength::new(digits.parse().ok()?)
+    }
+}
+
+impl Default for Strength {
+    fn default() -> Strength {
+        Strength::FULL
+    }
+}
+
+impl fmt::Display for Strength {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// A strength that is not a whole number in `0..=100`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadStrength(pub String);
+
+impl fmt::Display for BadStrength {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "strength '{}' is not a whole number from 0 to 100",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for BadStrength {}
+
+impl FromStr for Strength {
+    type Err = BadStrength;
+
+    fn from_str(s: &str) -> Result<Strength, BadStrength> {
+        s.trim()
+            .parse()
+            .ok()
+            .and_then(Strength::new)
+            .ok_or_else(|| BadStrength(s.to_string()))
+    }
+}
+
+/// Master's move at `strength`.
+pub fn choose(strength: Strength, board: &Board, ctx: &mut Context<'_>) -> Choice {
+    let mut quiet = |_: &Progress| {};
+    let observe: &mut dyn FnMut(&Progress) = match ctx.observe.as_mut() {
+        Some(observe) => *observe,
+        None => &mut quiet,
+    };
+    let Some(cap) = strength.depth_cap() else {
+        let result =
+            ctx.searcher
+                .think_observed(board, ctx.rule, ctx.me, &ctx.limits, ctx.stop, 1, observe);
+        return Choice {
+            pos: result.best,
+            report: Some(Report {
+                search: result,
+                strength: None,
+                pick: None,
+            }),
+        };
+    };
+    let limits = Limits {
+        max_depth: Some(ctx.limits.max_depth.map_or(cap, |d| d.min(cap))),
+        ..ctx.limits
+    };
+    let result = ctx
+        .searcher
+        .think_observed(board, ctx.rule, ctx.me, &limits, ctx.stop, 1, observe);
+    let report = |search, pick| Report {
+        search,
+        strength: Some(strength),
+        pick,
+    };
+    // Depth 0: a five, a proved win, or no time to search; a mate: the search proved it.
+    if result.depth == 0 || result.mate_in().is_some_and(|n| n > 0) {
+        return Choice {
+            pos: result.best,
+            report: Some(report(result, None)),
+        };
+    }
+    let pool = strength.pool();
+    let mut values = ctx.searcher.root_values(
+        board,
+        ctx.rule,
+        ctx.me,
+        result.depth,
+        pool * TRIED_PER_KEPT,
+        result.best,
+        &limits,
+        ctx.stop,
+    );
+    values.truncate(pool);
+    let pos = pick(&values, strength.weakness(), ctx.rng).unwrap_or(result.best);
+    Choice {
+        pos,
+        report: Some(report(result, Some(pos))),
+    }
+}
+
+/// The stochastic pick among `values` (best first) with `weakness` in thousandths; `None`
+/// when there is nothing to pick from.
+fn pick(values: &[(Pos, i32)], weakness: i64, rng: &mut Rng) -> Option<Pos> {
+    let top = i64::from(values.first()?.1);
+    let last = i64::from(values.last()?.1);
+    let range = (top - last).min(i64::from(NOISE_CAP));
+    let draws = usize::try_from(weakness + 1).unwrap_or(1);
+    values
+        .iter()
+        .map(|&(p, v)| {
+            let v = i64::from(v);
+            let noise = i64::try_from(rng.below(draws)).unwrap_or(0);
+            let bonus = (weakness * (top - v) + noise * range) / 1000;
+            (v + bonus, p)
+        })
+        // Ties go to the earlier, better-valued move.
+        .reduce(|a, b| if b.0 > a.0 { b } else { a })
+        .map(|(_, p)| p)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::AtomicBool;
+
+    use super::*;
+    use crate::board::Color;
+    use crate::levels::Level;
+    use crate::levels::testkit::{at, random_position};
+    use crate::rules::Rule;
+    use crate::search::Searcher;
+
+    /// Master's choice at `strength` with a fresh table, the generator seeded by `seed`.
+    fn play(
+        strength: Strength,
+        board: &Board,
+        rule: Rule,
+        me: Color,
+        limits: Limits,
+        seed: u64,
+    ) -> Choice {
+        let stop = AtomicBool::new(false);
+        let mut rng = Rng::new(seed);
+        let mut ctx = Context {
+            rule,
+            me,
+            limits,
+            stop: &stop,
+            rng: &mut rng,
+            searcher: &mut Searcher::new(1 << 20),
+            strength,
+            observe: None,
+        };
+        let mut board = board.clone();
+        Level::Master.choose(&mut board, &mut ctx)
+    }
+
+    fn strength(n: i64) -> Strength {
+        Strength::new(n).unwrap()
+    }
+
+    fn nodes(n: u64) -> Limits {
+        Limits {
+            max_nodes: Some(n),
+            ..Limits::default()
+        }
+    }
+
+    /// The iteration depth a choice reports.
+    fn depth_of(choice: &Choice) -> u32 {
+        let report = choice.report.as_ref();
+        report.map_or_else(|| panic!("{choice:?}"), |r| r.search.depth)
+    }
+
+    /// A quiet opening, black to move: many moves are about as good.
+    fn quiet() -> Board {
+        Board::with_stones(15, 15, &[(7, 7), (8, 8)], &[(8, 7), (6, 6)]).unwrap()
+    }
+
+    #[test]
+    fn strengths_parse_from_0_to_100_only() {
+        assert_eq!(" 42 ".parse(), Ok(strength(42)));
+        assert_eq!("100".parse(), Ok(Strength::FULL));
+        for bad in ["101", "-1", "5.5", "", "full", "300"] {
+            assert!(bad.parse::<Strength>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_schedule_deepens_and_steadies_with_strength() {
+        let caps: Vec<u32> = [0, 25, 50, 75, 90, 99]
+            .iter()
+            .map(|&n| strength(n).depth_cap().unwrap())
+            .collect();
+        // 2 + int(12 * (1 - 0.5^(s/100))): half of Rapfi's 4 + int(24 * ...).
+        assert_eq!(caps, [2, 3, 5, 6, 7, 7]);
+        assert_eq!(Strength::FULL.depth_cap(), None);
+        for n in 0..100 {
+            let (a, b) = (strength(n), strength(n + 1));
+            assert!(a.depth_cap() <= b.depth_cap().or(Some(u32::MAX)), "{n}");
+            assert!(a.weakness() > b.weakness() && a.pool() >= b.pool(), "{n}");
+        }
+        assert_eq!((Strength::MIN.weakness(), Strength::MIN.pool()), (900, 6));
+        assert_eq!((strength(99).weakness(), strength(99).pool()), (108, 2));
+    }
+
+    #[test]
+    fn full_strength_plays_exactly_the_plain_search() {
+        let stop = AtomicBool::new(false);
+        let mut rng = Rng::new(0x5EED);
+        for (i, rule) in [Rule::Freestyle, Rule::Renju, Rule::Standard]
+            .into_iter()
+            .enumerate()
+        {
+            let (board, me) = random_position(&mut rng, 15, 8 + 6 * i, rule);
+            let limits = Limits {
+                max_depth: Some(4),
+                ..nodes(30_000)
+            };
+            let plain = Searcher::new(1 << 20).think(&board, rule, me, &limits, &stop);
+            let choice = play(Strength::FULL, &board, rule, me, limits, 1);
+            assert_eq!(choice.pos, plain.best, "{rule}\n{board}");
+            // The same report, but for the time: the same search, and nothing graded.
+            let report = choice.report.expect("master reports its search");
+            let seen =
+                |r: &crate::search::SearchResult| (r.best, r.score, r.depth, r.nodes, r.pv.clone());
+            assert_eq!(seen(&report.search), seen(&plain), "{rule}");
+            assert_eq!((report.strength, report.pick), (None, None));
+        }
+    }
+
+    #[test]
+    fn a_low_strength_stops_at_its_depth_cap() {
+        // Without the cap the search would go on to the node limit, far deeper than 3.
+        let unbounded = play(
+            Strength::FULL,
+            &quiet(),
+            Rule::Freestyle,
+            Color::Black,
+            nodes(200_000),
+            1,
+        );
+        assert!(depth_of(&unbounded) > 3, "{unbounded:?}");
+        for n in [0, 25] {
+            let c = play(
+                strength(n),
+                &quiet(),
+                Rule::Freestyle,
+                Color::Black,
+                nodes(200_000),
+                1,
+            );
+            let cap = strength(n).depth_cap().unwrap();
+            assert_eq!(depth_of(&c), cap, "{c:?}");
+        }
+    }
+
+    #[test]
+    fn the_pick_is_repeatable_by_seed_varied_by_seeds_and_among_the_best_few() {
+        let (board, rule, me) = (quiet(), Rule::Freestyle, Color::Black);
+        let s = Strength::MIN;
+        let stop = AtomicBool::new(false);
+        // The pool the pick must stay in, computed as the level does.
+        let mut searcher = Searcher::new(1 << 20);
+        let limits = Limits {
+            max_depth: s.depth_cap(),
+            ..Limits::default()
+        };
+        let result = searcher.think(&board, rule, me, &limits, &stop);
+        let mut values = searcher.root_values(
+            &board,
+            rule,
+            me,
+            result.depth,
+            2 * s.pool(),
+            result.best,
+            &limits,
+            &stop,
+        );
+        values.truncate(s.pool());
+        assert_eq!(values.len(), s.pool());
+        let pool: Vec<Pos> = values.iter().map(|&(p, _)| p).collect();
+        let mut seen = Vec::new();
+        for seed in 0..24 {
+            let c = play(s, &board, rule, me, Limits::default(), seed);
+            assert!(pool.contains(&c.pos), "{} not in {pool:?}", c.pos);
+            assert_eq!(
+                play(s, &board, rule, me, Limits::default(), seed).pos,
+                c.pos
+            );
+            if !seen.contains(&c.pos) {
+                seen.push(c.pos);
+            }
+        }
+        assert!(seen.len() >= 2, "always {seen:?}");
+    }
+
+    #[test]
+    fn the_pick_never_takes_a_much_worse_move() {
+        let values = [(at(1, 1), 100), (at(2, 2), 60), (at(3, 3), -2_000)];
+        let mut rng = Rng::new(9);
+        let mut picked = [0; 2];
+        for _ in 0..500 {
+            let p = pick(&values, Strength::MIN.weakness(), &mut rng).unwrap();
+            assert_ne!(p, at(3, 3));
+            picked[usize::from(p == at(2, 2))] += 1;
+        }
+        // Both plausible moves come up: the noise is real.
+        assert!(picked.iter().all(|&n| n > 0), "{picked:?}");
+        assert_eq!(pick(&[], 900, &mut rng), None);
+    }
+
+    #[test]
+    fn every_strength_answers_a_legal_empty_cell() {
+        let rules = [Rule::Freestyle, Rule::Renju, Rule::Standard, Rule::Caro];
+        let mut rng = Rng::new(0x57_2E46);
+        for i in 0..12 {
+            let rule = rules[i % rules.len()];
+            let stones = rng.below(40);
+            let (board, me) = random_position(&mut rng, 15, stones, rule);
+            for n in [0, 40, 80] {
+                let p = play(strength(n), &board, rule, me, nodes(20_000), i as u64).pos;
+                assert!(rule.is_legal(&board, p, me), "{n} {rule} {p}\n{board}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_weakest_still_completes_its_five_and_blocks_the_opponents() {
+        // Black's four on row 3 with a white four on row 4.
+        let win = Board::with_stones(
+            15,
+            15,
+            &[(3, 3), (4, 3), (5, 3), (6, 3)],
+            &[(3, 4), (4, 4), (5, 4), (6, 4)],
+        )
+        .unwrap();
+        // Black's four on row 3, blocked at (2, 3): white must take (7, 3).
+        let block = Board::with_stones(
+            15,
+            15,
+            &[(3, 3), (4, 3), (5, 3), (6, 3), (12, 12)],
+            &[(2, 3), (9, 9), (9, 10), (0, 14)],
+        )
+        .unwrap();
+        for seed in 0..6 {
+            let p = play(
+                Strength::MIN,
+                &win,
+                Rule::Freestyle,
+                Color::Black,
+                nodes(20_000),
+                seed,
+            )
+            .pos;
+            assert!([at(2, 3), at(7, 3)].contains(&p), "{p}");
+            let p = play(
+                Strength::MIN,
+                &block,
+                Rule::Freestyle,
+                Color::White,
+                nodes(20_000),
+                seed,
+            )
+            .pos;
+            assert_eq!(p, at(7, 3));
+        }
+    }
+
+    #[test]
+    fn when_renju_forbids_the_block_the_weakest_still_answers_a_legal_move() {
+        // White's four on the anti-diagonal ends at (7, 7), a double three for black.
+        let board = Board::with_stones(
+            15,
+            15,
+            &[(5, 7), (6, 7), (7, 5), (7, 6), (12, 2)],
+            &[(8, 6), (9, 5), (10, 4), (11, 3), (0, 14)],
+        )
+        .unwrap();
+        assert!(!Rule::Renju.is_legal(&board, at(7, 7), Color::Black));
+        for seed in 0..4 {
+            let p = play(
+                Strength::MIN,
+                &board,
+                Rule::Renju,
+                Color::Black,
+                nodes(20_000),
+                seed,
+            )
+            .pos;
+            assert!(Rule::Renju.is_legal(&board, p, Color::Black), "{p}");
+        }
+    }
+}

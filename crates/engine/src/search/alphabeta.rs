@@ -1,0 +1,599 @@
+//! The tree search: principal variation search over the pattern board with a
+//! transposition table, threat-driven move generation, late-move reductions, and a VCF
+//! probe at the leaves.
+//!
+//! Scores are from the side to move's view. A win whose five lands `k` plies below the
+//! root scores `WIN - k`, a loss `-(WIN - k)`, so shorter wins and longer losses are
+//! preferred.
+
+use std::sync::atomic::AtomicBool;
+
+use super::ordering::{self, HISTORY_MAX, Heuristics, Kind, Scored};
+use super::tt::{Bound, Tt};
+use crate::board::Color;
+use crate::eval::Evaluator;
+use crate::pattern::{Idx, PatternBoard, SIDE_KEY, Threat};
+use crate::rules::Rule;
+use crate::time::Limits;
+
+/// The score of a five on the next ply at the root; mates count down from here.
+pub const WIN: i32 = 30_000;
+/// Scores beyond this magnitude are mates.
+pub const WIN_MIN: i32 = WIN - 1_000;
+/// Deepest ply the tree may reach (extensions included).
+pub const MAX_PLY: usize = 128;
+/// Nodes between two clock checks.
+const CHECK_EVERY: u64 = 1024;
+/// Quiescence plies (attacker moves, counted down from 0) in which a plain four is tried;
+/// deeper, only fours that make more than a four.
+const QSEARCH_PLAIN_FOURS: i32 = -1;
+
+/// Scale of the late-move reductions' `ln(depth) * ln(number)`.
+const LMR_SCALE: f64 = 0.75;
+
+/// Razoring: at most this depth, a node whose evaluation is this far below alpha is left to
+/// the quiescence search.
+const RAZOR_DEPTH: i32 = 2;
+fn razor_margin(depth: i32) -> i32 {
+    40 + 30 * depth
+}
+
+/// Reverse futility: at most this depth, a node whose evaluation is this far above beta
+/// fails high without a search.
+const FUTILITY_DEPTH: i32 = 6;
+fn futility_margin(depth: i32, improving: bool) -> i32 {
+    60 * (depth - i32::from(improving))
+}
+
+/// How many moves a quiet node below the root searches before pruning the rest:
+/// `3 + depth^1.32` (Rapfi's count, which beat the gentler `4 + 2 depth^2` by 40 Elo in
+/// self-play), half as many where the evaluation is not improving on our previous move's.
+fn late_move_limit(depth: i32, improving: bool) -> usize {
+    let n = 3 + (f64::from(depth.max(0))).powf(1.32) as usize;
+    if improving { n } else { n / 2 }
+}
+
+/// Below this depth, moves that make nothing for either side (no open two, no three) are
+/// not searched below the root.
+const TRIVIAL_DEPTH: i32 = 4;
+
+/// Beyond this distance (Chebyshev) from a last stone, a four played against an open three
+/// only delays: below [`TRIVIAL_DEPTH`] it is pruned when far from both, else reduced.
+const DELAY_DISTANCE: u8 = 4;
+
+/// Internal iterative reduction: from this depth, a node without a table move is searched
+/// a ply shallower.
+const IIR_DEPTH: i32 = 4;
+
+/// Futility of quiet moves: at most this depth, a quiet move that makes no open three for
+/// either side is skipped when the evaluation plus [`move_futility_margin`] stays below alpha.
+const MOVE_FUTILITY_DEPTH: i32 = 6;
+fn move_futility_margin(depth: i32) -> i32 {
+    30 + 50 * depth
+}
+
+/// The depth left to a move's child at a node of `kind`. The block of a five point costs no
+/// depth: the attacker's fours are followed to their end. A defence against an open three
+/// pays its ply like any move (G1 in docs/strength.md: free, it bought nothing measurable).
+pub fn child_depth(kind: Kind, depth: i32) -> i32 {
+    if kind == Kind::Block {
+        depth
+    } else {
+        depth - 1
+    }
+}
+
+/// The table key of a position: the stones' hash, and who is to move.
+fn key_of(hash: u64, side: Color) -> u64 {
+    hash ^ if side == Color::White { SIDE_KEY } else { 0 }
+}
+
+/// Converts a score relative to the node at `ply` into one relative to the root, and back.
+fn score_to_tt(score: i32, ply: usize) -> i32 {
+    let ply = ply as i32;
+    if score >= WIN_MIN {
+        score + ply
+    } else if score <= -WIN_MIN {
+        score - ply
+    } else {
+        score
+    }
+}
+
+fn score_from_tt(score: i32, ply: usize) -> i32 {
+    let ply = ply as i32;
+    if score >= WIN_MIN {
+        score - ply
+    } else if score <= -WIN_MIN {
+        score + ply
+    } else {
+        score
+    }
+}
+
+/// The state of one search in progress.
+pub struct Tree<'a> {
+    pub pb: PatternBoard,
+    pub tt: &'a Tt,
+    pub eval: &'a Evaluator,
+    pub limits: &'a Limits,
+    pub stop: &'a AtomicBool,
+    pub heuristics: Heuristics,
+    pub nodes: u64,
+    next_check: u64,
+    pub aborted: bool,
+    /// Root moves not to search (those a multi-PV search has already given).
+    pub root_skip: Vec<Idx>,
+    /// Principal variations per ply (triangular).
+    pub pv: Vec<Vec<Idx>>,
+    /// The static evaluation of the node at each ply on the current line.
+    evals: Vec<i32>,
+    /// Move lists per ply, reused to avoid allocation.
+    gen_buf: Vec<Vec<Idx>>,
+    order_buf: Vec<Vec<Scored>>,
+    quiet_buf: Vec<Vec<Idx>>,
+    lmr: Reductions,
+}
+
+/// Late-move reductions by depth and move number: `ln(depth) * ln(number)`, scaled.
+struct Reductions {
+    table: Vec<[i32; 64]>,
+}
+
+impl Reductions {
+    fn new() -> Reductions {
+        Reductions {
+            table: (0..=MAX_PLY)
+                .map(|d| {
+                    std::array::from_fn(|n| {
+                        if d == 0 || n == 0 {
+                            0
+                        } else {
+                            ((d as f64).ln() * (n as f64).ln() * LMR_SCALE) as i32
+                        }
+                    })
+                })
+                .collect(),
+        }
+    }
+
+    fn get(&self, depth: i32, n: usize) -> i32 {
+        self.table[depth.clamp(0, MAX_PLY as i32) as usize][n.min(63)]
+    }
+}
+
+impl<'a> Tree<'a> {
+    pub fn new(
+        pb: PatternBoard,
+        tt: &'a Tt,
+        eval: &'a Evaluator,
+        limits: &'a Limits,
+        stop: &'a AtomicBool,
+    ) -> Tree<'a> {
+        let cells = pb.all_cells().map(usize::from).max().unwrap_or(0) + 1;
+        Tree {
+            pb,
+            tt,
+            eval,
+            limits,
+            stop,
+            heuristics: Heuristics::new(cells, MAX_PLY + 1),
+            nodes: 0,
+            next_check: CHECK_EVERY,
+            aborted: false,
+            root_skip: Vec::new(),
+            pv: vec![Vec::new(); MAX_PLY + 1],
+            evals: vec![0; MAX_PLY + 1],
+            gen_buf: vec![Vec::new(); MAX_PLY + 1],
+            order_buf: vec![Vec::new(); MAX_PLY + 1],
+            quiet_buf: vec![Vec::new(); MAX_PLY + 1],
+            lmr: Reductions::new(),
+        }
+    }
+
+    fn key(&self, side: Color) -> u64 {
+        key_of(self.pb.hash(), side)
+    }
+
+    /// Starts loading the table bucket of the position after `side` plays `mv`: called
+    /// just before the move is made, whose update hides the memory access.
+    fn prefetch_child(&self, mv: Idx, side: Color) {
+        self.tt
+            .prefetch(key_of(self.pb.hash_after(mv, side), side.opponent()));
+    }
+
+    /// Counts a node and checks the limits; true when the search must unwind.
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.aborted {
+            return true;
+        }
+        if self.limits.max_nodes.is_some_and(|n| self.nodes >= n) {
+            self.aborted = true;
+        } else if self.nodes >= self.next_check {
+            // Leaf VCF probes add nodes in bulk, so a threshold, not a multiple.
+            self.next_check = self.nodes + CHECK_EVERY;
+            self.aborted = self.limits.should_stop(self.stop);
+        }
+        self.aborted
+    }
+
+    /// Searches the node where `side` is to move, `ply` plies below the root.
+    pub fn search(
+        &mut self,
+        side: Color,
+        ply: usize,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+    ) -> i32 {
+        self.pv[ply].clear();
+        if self.tick() {
+            return 0;
+        }
+        let opp = side.opponent();
+        let pv_node = beta - alpha > 1;
+        let p = ply as i32;
+
+        // Mate-distance pruning: nothing here beats a five on the next ply.
+        alpha = alpha.max(-(WIN - p));
+        beta = beta.min(WIN - p - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        if let Some(value) = self.quick_win(side, ply) {
+            return value;
+        }
+        if depth <= 0 || ply >= MAX_PLY {
+            return self.qsearch(side, ply, 0, alpha, beta);
+        }
+
+        let key = self.key(side);
+        let entry = self.tt.probe(key);
+        if let Some(e) = entry
+            && !pv_node
+            && e.depth >= depth
+            && e.bound.cuts(score_from_tt(e.score, ply), alpha, beta)
+        {
+            return score_from_tt(e.score, ply);
+        }
+        let tt_move = entry.and_then(|e| e.mv);
+
+        // The static evaluation, and what it allows where the side to move faces no threat
+        // (no five point, no open three of the opponent): a node far below alpha is
+        // settled by the quiescence search, one far above beta by its evaluation.
+        let static_eval = match entry {
+            Some(e) => e.eval,
+            None => {
+                let v = self.eval.evaluate(&self.pb, side);
+                self.tt.store(key, 0, v, 0, Bound::None, pv_node, None);
+                v
+            }
+        };
+        self.evals[ply] = static_eval;
+        let threatened = self.pb.counts().threats[opp as usize][Threat::Five as usize] > 0
+            || ordering::has_flex4(&self.pb, opp);
+        let improving = ply >= 2 && static_eval > self.evals[ply - 2];
+        if !pv_node && !threatened && ply > 0 {
+            // A stored score bounding the evaluation is the better estimate.
+            let eval = match entry {
+                Some(e)
+                    if e.bound.holds(score_from_tt(e.score, ply) > static_eval)
+                        && score_from_tt(e.score, ply).abs() < WIN_MIN =>
+                {
+                    score_from_tt(e.score, ply)
+                }
+                _ => static_eval,
+            };
+            if depth <= RAZOR_DEPTH && alpha.abs() < WIN_MIN && eval + razor_margin(depth) < alpha {
+                return self.qsearch(side, ply, 0, alpha, alpha + 1);
+            }
+            if depth <= FUTILITY_DEPTH
+                && eval < WIN_MIN
+                && beta > -WIN_MIN
+                && eval - futility_margin(depth, improving) >= beta
+            {
+                return eval;
+            }
+        }
+
+        // Internal iterative reduction: without a table move the ordering is a guess, and
+        // a node searched a ply shallower soon stores one.
+        let depth = if tt_move.is_none() && depth >= IIR_DEPTH {
+            depth - 1
+        } else {
+            depth
+        };
+
+        let mut moves = std::mem::take(&mut self.gen_buf[ply]);
+        let kind = ordering::generate(&mut self.pb, side, &mut moves);
+        if moves.is_empty() {
+            self.gen_buf[ply] = moves;
+            return match kind {
+                // The five point cannot be blocked (a renju foul for black).
+                Kind::Block => -(WIN - p - 2),
+                _ => 0,
+            };
+        }
+        let prev = self.pb.last_move();
+        let mut ordered = std::mem::take(&mut self.order_buf[ply]);
+        let policy = self.eval.policy(self.pb.rule());
+        self.heuristics.score_moves(
+            policy,
+            &self.pb,
+            side,
+            ply,
+            tt_move,
+            prev,
+            &moves,
+            &mut ordered,
+        );
+        self.gen_buf[ply] = moves;
+        let mut failed = std::mem::take(&mut self.quiet_buf[ply]);
+        failed.clear();
+        let skipping = ply == 0 && !self.root_skip.is_empty();
+        if skipping {
+            ordered.retain(|s| !self.root_skip.contains(&s.mv));
+        }
+
+        let original_alpha = alpha;
+        let mut best = -WIN;
+        let mut best_move = None;
+        let move_limit = late_move_limit(depth, improving);
+        // Futility: far enough below alpha, a quiet move that makes no open three for
+        // either side will not raise this node above it within the depth left.
+        let futile = !pv_node
+            && !threatened
+            && depth <= MOVE_FUTILITY_DEPTH
+            && alpha.abs() < WIN_MIN
+            && static_eval + move_futility_margin(depth) <= alpha;
+        // The last stones of both sides: against an open three, a four of our own far from
+        // both only delays (Rapfi's useless defence). Only a defence node needs them.
+        let last_stones = if kind == Kind::Defend {
+            [prev, self.pb.last_stone_of(side)].map(|s| s.map(|i| self.pb.pos(i)))
+        } else {
+            [None; 2]
+        };
+        for n in 0..ordered.len() {
+            ordering::bring_next(&mut ordered, n);
+            let mv = ordered[n].mv;
+            let forcing = self.pb.threat(mv, side).is_four();
+            let quiet = kind == Kind::Quiet && !forcing && !self.heuristics.is_killer(mv, ply);
+            let far = if kind == Kind::Defend && forcing && !self.pb.threat(mv, opp).is_four() {
+                let at = self.pb.pos(mv);
+                last_stones.map(|s| s.is_some_and(|s| s.chebyshev(at) > DELAY_DISTANCE))
+            } else {
+                [false; 2]
+            };
+            if far == [true; 2] && ply > 0 && best > -WIN_MIN && depth < TRIVIAL_DEPTH {
+                continue;
+            }
+            // Move-count pruning: far down the list, quiet moves rarely matter, on a
+            // principal variation too (Rapfi prunes there; it beat PV-exempt pruning by 74 Elo).
+            if quiet && ply > 0 && best > -WIN_MIN {
+                if n >= move_limit {
+                    break;
+                }
+                let info = self.pb.info(mv);
+                if depth < TRIVIAL_DEPTH && info.threat == [Threat::None; 2] {
+                    continue;
+                }
+                if futile
+                    && info.threat[side as usize] < Threat::Flex3
+                    && info.threat[opp as usize] < Threat::Flex3
+                {
+                    continue;
+                }
+            }
+            let new_depth = child_depth(kind, depth);
+            // Late quiet moves are searched shallower, less so with a good history.
+            let reduction = if quiet && n >= 1 && depth >= 2 {
+                let r = self.lmr.get(depth, n) + i32::from(!pv_node && !improving)
+                    - self.heuristics.history(mv, side) / (HISTORY_MAX / 2);
+                r.clamp(0, new_depth - 1)
+            } else if far != [false; 2] && n >= 1 && depth >= 2 {
+                // Two plies far from the opponent's last stone, one far from ours.
+                (2 * i32::from(far[0]) + i32::from(far[1])).clamp(0, new_depth - 1)
+            } else {
+                0
+            };
+            self.prefetch_child(mv, side);
+            self.pb.make(mv, side);
+            let mut score;
+            if n == 0 {
+                score = -self.search(opp, ply + 1, new_depth, -beta, -alpha);
+            } else {
+                score = -self.search(opp, ply + 1, new_depth - reduction, -alpha - 1, -alpha);
+                if score > alpha && reduction > 0 {
+                    score = -self.search(opp, ply + 1, new_depth, -alpha - 1, -alpha);
+                }
+                if score > alpha && score < beta {
+                    score = -self.search(opp, ply + 1, new_depth, -beta, -alpha);
+                }
+            }
+            self.pb.undo();
+            if self.aborted {
+                self.order_buf[ply] = ordered;
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(mv);
+                if score > alpha {
+                    alpha = score;
+                    self.push_pv(ply, mv);
+                    if alpha >= beta {
+                        if kind == Kind::Quiet && !forcing {
+                            self.heuristics.reward(mv, &failed, side, ply, prev, depth);
+                        }
+                        break;
+                    }
+                }
+            }
+            if kind == Kind::Quiet && !forcing {
+                failed.push(mv);
+            }
+        }
+        self.order_buf[ply] = ordered;
+        self.quiet_buf[ply] = failed;
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        if skipping {
+            // A value over part of the root's moves is no value of the position.
+            return best;
+        }
+        self.tt.store(
+            key,
+            score_to_tt(best, ply),
+            static_eval,
+            depth,
+            bound,
+            pv_node,
+            best_move,
+        );
+        best
+    }
+
+    /// Wins and losses the threat counts show without a search, from `side`'s view at `ply`:
+    /// its own five point; two five points of the opponent; an open four it can make while
+    /// the opponent cannot even make a four; a four-three, or a double open three, under the
+    /// same condition (not for renju's black, whose follow-up may be forbidden). The
+    /// opponent's single five point decides nothing here: the caller blocks it.
+    fn quick_win(&mut self, side: Color, ply: usize) -> Option<i32> {
+        let p = ply as i32;
+        let opp = side.opponent();
+        let threats = &self.pb.counts().threats;
+        let (mine, theirs) = (&threats[side as usize], &threats[opp as usize]);
+        if let Some(five) = ordering::five_point(&self.pb, side) {
+            self.pv[ply].push(five);
+            return Some(WIN - p - 1);
+        }
+        match theirs[Threat::Five as usize] {
+            0 => {}
+            1 => return None,
+            _ => return Some(-(WIN - p - 2)),
+        }
+        if self.pb.threat_count_at_least(opp, Threat::Block4) > 0 {
+            return None;
+        }
+        if ordering::has_flex4(&self.pb, side) {
+            return Some(WIN - p - 3);
+        }
+        let free_follow_up = !(self.pb.rule() == Rule::Renju && side == Color::Black);
+        let four_three = mine[Threat::Block4Flex3 as usize] > 0;
+        let double_three =
+            mine[Threat::Flex3x2 as usize] > 0 && theirs[Threat::Flex4 as usize] == 0;
+        (free_follow_up && (four_three || double_three)).then_some(WIN - p - 5)
+    }
+
+    /// The quiescence search at the horizon: threats by fours are played out, everything
+    /// else is judged by the static evaluation. The side to move may stand pat or play a
+    /// four; a side facing a five point only blocks it (and loses if it cannot). Fours come
+    /// from around the mover's last stone, where a continuation of fours lives; past the
+    /// first attacking moves only fours that make something more (a four with a three or a
+    /// two) are tried, which keeps the tree small. `qdepth` counts attacker moves down from 0.
+    fn qsearch(&mut self, side: Color, ply: usize, qdepth: i32, mut alpha: i32, beta: i32) -> i32 {
+        self.pv[ply].clear();
+        if self.tick() {
+            return 0;
+        }
+        let p = ply as i32;
+        if let Some(value) = self.quick_win(side, ply) {
+            return value;
+        }
+        let opp = side.opponent();
+        if ply >= MAX_PLY {
+            return self.eval.evaluate(&self.pb, side);
+        }
+        if let Some(block) = ordering::five_point(&self.pb, opp) {
+            if !self.pb.is_legal(block, side) {
+                // Renju: black's only block is forbidden.
+                return -(WIN - p - 2);
+            }
+            self.pb.make(block, side);
+            let value = -self.qsearch(opp, ply + 1, qdepth, -beta, -alpha);
+            self.pb.undo();
+            self.push_pv(ply, block);
+            return value;
+        }
+        let key = self.key(side);
+        let entry = self.tt.probe(key);
+        if let Some(e) = entry
+            && e.depth >= 0
+            && e.bound.cuts(score_from_tt(e.score, ply), alpha, beta)
+        {
+            return score_from_tt(e.score, ply);
+        }
+        let stand_pat = match entry {
+            Some(e) => e.eval,
+            None => self.eval.evaluate(&self.pb, side),
+        };
+        if stand_pat >= beta {
+            return stand_pat;
+        }
+        let original_alpha = alpha;
+        alpha = alpha.max(stand_pat);
+        let mut best = stand_pat;
+        let mut best_move = None;
+
+        let min_threat = if qdepth >= QSEARCH_PLAIN_FOURS {
+            Threat::Block4
+        } else {
+            Threat::Block4Plus
+        };
+        let mut moves = std::mem::take(&mut self.gen_buf[ply]);
+        ordering::fours_near_last(&self.pb, side, min_threat, &mut moves);
+        for &mv in &moves {
+            self.prefetch_child(mv, side);
+            self.pb.make(mv, side);
+            let value = -self.qsearch(opp, ply + 1, qdepth - 1, -beta, -alpha);
+            self.pb.undo();
+            if self.aborted {
+                self.gen_buf[ply] = moves;
+                return 0;
+            }
+            if value > best {
+                best = value;
+                if value > alpha {
+                    alpha = value;
+                    best_move = Some(mv);
+                    self.push_pv(ply, mv);
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.gen_buf[ply] = moves;
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha && best_move.is_some() {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            key,
+            score_to_tt(best, ply),
+            stand_pat,
+            0,
+            bound,
+            false,
+            best_move,
+        );
+        best
+    }
+
+    /// Makes `mv` followed by the child's line the principal variation at `ply`.
+    fn push_pv(&mut self, ply: usize, mv: Idx) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply].clear();
+        head[ply].push(mv);
+        head[ply].extend_from_slice(&tail[0]);
+    }
+}

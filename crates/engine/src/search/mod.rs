@@ -1,0 +1,834 @@
+//! The full-strength search: the [`Searcher`] owns the transposition table and answers
+//! `think` with a [`SearchResult`].
+//!
+//! One `think` runs: the immediate checks (our five, the opponent's five point), a VCF
+//! solver at the root that plays a found forced win at once, then iterative deepening of
+//! the principal variation search with aspiration windows. It obeys [`Limits`]: no new
+//! iteration after the soft deadline, the hard deadline, stop flag and node limit checked
+//! inside the tree, the depth limit between iterations. Whatever happens it answers an
+//! empty cell, legal for the mover whenever one exists.
+
+pub mod alphabeta;
+pub mod ordering;
+pub mod tt;
+pub mod vcf;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::board::{Board, Color, Pos};
+use crate::eval::{Evaluator, Policy};
+use crate::pattern::{Idx, PatternBoard, Tables};
+use crate::rules::Rule;
+use crate::time::Limits;
+use alphabeta::{MAX_PLY, Tree, WIN, WIN_MIN};
+use tt::Tt;
+use vcf::Vcf;
+
+/// Table size when the manager sets no memory limit.
+pub const DEFAULT_TT_BYTES: usize = 64 << 20;
+/// Attacker moves the root VCF solver may look ahead.
+const ROOT_VCF_MOVES: u8 = 40;
+/// Nodes the root VCF solver may spend.
+const ROOT_VCF_NODES: u64 = 300_000;
+/// The root VCF solver stops after this fraction of the time to the soft deadline.
+const ROOT_VCF_TIME_SHARE: u32 = 4;
+/// The most search threads Hoshi runs.
+pub const MAX_THREADS: usize = 64;
+/// Half-width of the first aspiration window.
+const ASPIRATION: i32 = 40;
+
+/// Memory kept for everything but the table: code, stacks, pattern tables, the VCF cache
+/// and the allocator's slack, with room to spare (Piskvork measures the peak working set,
+/// the Gomocup judge the unique set size of the process tree).
+const RESERVED_BYTES: u64 = 48 << 20;
+/// The largest table Hoshi allocates, whatever the limit.
+pub const MAX_TT_BYTES: u64 = 4 << 30;
+
+/// The table size for a process limited to `max_memory` bytes (`INFO max_memory`; 0 means
+/// no limit) whose table was asked to take `wanted` bytes (`INFO hash_size`; 0: no
+/// wish): the wish, within what the limit leaves after [`RESERVED_BYTES`] so that the
+/// whole process stays under it; without a wish, all that the limit leaves, or
+/// [`DEFAULT_TT_BYTES`] without a limit. [`Searcher::new`] rounds it down further to a
+/// power of two of entries.
+#[must_use]
+pub fn table_bytes(max_memory: u64, wanted: u64) -> usize {
+    let wish = match (wanted, max_memory) {
+        (0, 0) => DEFAULT_TT_BYTES as u64,
+        (0, _) => u64::MAX,
+        (w, _) => w,
+    };
+    let allowed = if max_memory == 0 {
+        u64::MAX
+    } else {
+        max_memory.saturating_sub(RESERVED_BYTES)
+    };
+    let bytes = wish.min(allowed).min(MAX_TT_BYTES);
+    usize::try_from(bytes).unwrap_or(usize::MAX)
+}
+
+/// Plies until the game ends by five for a search score: positive when the side it
+/// scores wins, negative when it loses, `None` when the score is no mate.
+#[must_use]
+pub fn mate_in(score: i32) -> Option<i32> {
+    if score >= WIN_MIN {
+        Some(WIN - score)
+    } else if score <= -WIN_MIN {
+        Some(-(WIN + score))
+    } else {
+        None
+    }
+}
+
+/// The answer of one search (`protocol::reply` writes it as a `MESSAGE` line).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The move to play.
+    pub best: Pos,
+    /// Its value for the mover ([`SearchResult::mate_in`] tells mates apart).
+    pub score: i32,
+    /// The last completed iteration (0 when the answer came before any).
+    pub depth: u32,
+    /// Nodes visited, tree and VCF.
+    pub nodes: u64,
+    /// The expected line, starting with `best`.
+    pub pv: Vec<Pos>,
+    /// Wall-clock time spent.
+    pub elapsed: Duration,
+    /// The best root moves, best first, each with its value and line (the first is
+    /// `best`); more than one when several were asked for.
+    pub lines: Vec<Line>,
+}
+
+/// What the search has found when an iteration completes: handed to the observer of
+/// [`Searcher::think_observed`] (Yixin-Board's realtime display), never acted upon.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// The depth just completed.
+    pub depth: u32,
+    /// The best root moves so far, best first (as [`SearchResult::lines`]).
+    pub lines: Vec<Line>,
+    /// Time since the search began.
+    pub elapsed: Duration,
+}
+
+/// One root move of a search, with its value for the mover and its expected line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    pub mv: Pos,
+    pub score: i32,
+    pub pv: Vec<Pos>,
+}
+
+impl SearchResult {
+    /// Plies until the game ends by five: positive when the mover wins, negative when he
+    /// loses, `None` when the score is no mate.
+    #[must_use]
+    pub fn mate_in(&self) -> Option<i32> {
+        mate_in(self.score)
+    }
+
+    /// Nodes per second.
+    #[must_use]
+    pub fn speed(&self) -> u64 {
+        let micros = self.elapsed.as_micros().max(1);
+        u64::try_from(u128::from(self.nodes) * 1_000_000 / micros).unwrap_or(u64::MAX)
+    }
+}
+
+/// The full-strength searcher. Keep one per game session: the table carries knowledge
+/// from move to move; `clear` it for a new game.
+pub struct Searcher {
+    tt: Tt,
+    vcf: Vcf,
+    eval: Evaluator,
+    /// The rule of the previous search: what was learnt under another rule is dropped.
+    rule: Option<Rule>,
+    /// Search threads, the caller's included.
+    threads: usize,
+}
+
+impl Searcher {
+    /// A searcher whose table takes at most `tt_bytes` bytes.
+    #[must_use]
+    pub fn new(tt_bytes: usize) -> Searcher {
+        Searcher {
+            tt: Tt::new(tt_bytes),
+            vcf: Vcf::new(),
+            eval: Evaluator::default(),
+            rule: None,
+            threads: 1,
+        }
+    }
+
+    /// Replaces the table by one of at most `tt_bytes` bytes (its content is lost).
+    pub fn resize(&mut self, tt_bytes: usize) {
+        // Drop the old table first so both never live at once.
+        self.tt = Tt::new(0);
+        self.tt = Tt::new(tt_bytes);
+    }
+
+    /// Searches with `n` threads sharing the table (at least one). One thread is
+    /// deterministic; more are faster but their moves depend on timing.
+    pub fn set_threads(&mut self, n: usize) {
+        self.threads = n.clamp(1, MAX_THREADS);
+    }
+
+    /// Search threads, the caller's included.
+    #[must_use]
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Bytes taken by the table.
+    #[must_use]
+    pub fn tt_bytes(&self) -> usize {
+        self.tt.bytes()
+    }
+
+    /// Gets ready to search under `rule`: builds its pattern tables (a tenth of a second
+    /// the first time in a process, better spent before the clock runs) and forgets what
+    /// was learnt under another rule. Calling it is optional.
+    pub fn prepare(&mut self, rule: Rule) {
+        let _ = Tables::get(rule);
+        if self.rule.replace(rule).is_some_and(|r| r != rule) {
+            self.clear();
+        }
+    }
+
+    /// Evaluates with `eval` from the next search on (`--weights`, `INFO weights`); what
+    /// was learnt with the old one is dropped.
+    pub fn set_evaluator(&mut self, eval: Evaluator) {
+        self.eval = eval;
+        self.clear();
+    }
+
+    /// Forgets everything learnt (a new game).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.vcf.clear();
+    }
+
+    /// Chooses a move for `me` on `board` under `rule` within `limits`.
+    pub fn think(
+        &mut self,
+        board: &Board,
+        rule: Rule,
+        me: Color,
+        limits: &Limits,
+        stop: &AtomicBool,
+    ) -> SearchResult {
+        self.think_lines(board, rule, me, limits, stop, 1)
+    }
+
+    /// Like [`Searcher::think`], with the `multipv` best root moves each searched to the
+    /// same depth and returned in [`SearchResult::lines`], best first. A move found by the
+    /// root's forced-win checks comes alone.
+    pub fn think_lines(
+        &mut self,
+        board: &Board,
+        rule: Rule,
+        me: Color,
+        limits: &Limits,
+        stop: &AtomicBool,
+        multipv: usize,
+    ) -> SearchResult {
+        self.think_observed(board, rule, me, limits, stop, multipv, &mut |_| {})
+    }
+
+    /// Like [`Searcher::think_lines`], telling `observe` what the main thread knows after
+    /// each completed iteration. The observer only watches: the search is the same.
+    #[allow(clippy::too_many_arguments)] // `think_lines`'s, plus the observer
+    pub fn think_observed(
+        &mut self,
+        board: &Board,
+        rule: Rule,
+        me: Color,
+        limits: &Limits,
+        stop: &AtomicBool,
+        multipv: usize,
+        observe: &mut dyn FnMut(&Progress),
+    ) -> SearchResult {
+        let start = Instant::now();
+        self.prepare(rule);
+        self.tt.new_search();
+        let mut pb = PatternBoard::with_values(board, rule, self.eval.cell_values(rule));
+        let fallback = fallback_move(&pb, me, self.eval.policy(rule));
+        let done =
+            |best: Idx, score: i32, depth: u32, nodes: u64, pv: &[Idx], pb: &PatternBoard| {
+                let pv: Vec<Pos> = pv.iter().map(|&i| pb.pos(i)).collect();
+                SearchResult {
+                    best: pb.pos(best),
+                    score,
+                    depth,
+                    nodes,
+                    pv: pv.clone(),
+                    elapsed: start.elapsed(),
+                    lines: vec![Line {
+                        mv: pb.pos(best),
+                        score,
+                        pv,
+                    }],
+                }
+            };
+        let Some(fallback) = fallback else {
+            // No empty cell at all: the manager should not have asked.
+            return SearchResult {
+                best: board.center(),
+                score: 0,
+                depth: 0,
+                nodes: 0,
+                pv: Vec::new(),
+                elapsed: start.elapsed(),
+                lines: Vec::new(),
+            };
+        };
+        if let Some(five) = ordering::five_point(&pb, me) {
+            return done(five, WIN - 1, 0, 0, &[five], &pb);
+        }
+        if limits.should_stop(stop) || pb.all_cells().all(|i| !pb.is_candidate(i)) {
+            return done(fallback, 0, 0, 0, &[fallback], &pb);
+        }
+
+        // The root VCF: a forced win is played at once.
+        let vcf_before = self.vcf.nodes();
+        let budget = limits
+            .max_nodes
+            .map_or(ROOT_VCF_NODES, |n| n.min(ROOT_VCF_NODES) / 2);
+        // A share of the time, so that a fruitless solve leaves the search its iterations.
+        let vcf_deadline = limits
+            .soft_deadline
+            .or(limits.deadline)
+            .map(|d| start + d.saturating_duration_since(start) / ROOT_VCF_TIME_SHARE);
+        let mut vcf_stop =
+            || limits.should_stop(stop) || vcf_deadline.is_some_and(|d| Instant::now() >= d);
+        let line = self
+            .vcf
+            .solve(&mut pb, me, ROOT_VCF_MOVES, budget, &mut vcf_stop);
+        let vcf_nodes = self.vcf.nodes() - vcf_before;
+        if let Some(line) = line
+            && let Some(&first) = line.first()
+        {
+            let score = WIN - line.len() as i32;
+            return done(first, score, 0, vcf_nodes, &line, &pb);
+        }
+
+        let max_depth = limits
+            .max_depth
+            .map_or(MAX_PLY as i32 - 8, |d| i32::try_from(d).unwrap_or(i32::MAX))
+            .clamp(1, MAX_PLY as i32 - 8);
+        let plan = Plan {
+            me,
+            max_depth,
+            multipv: multipv.max(1),
+            start,
+            limits,
+        };
+        let helpers_stop = AtomicBool::new(false);
+        let helper_count = self.threads.saturating_sub(1);
+        let (tt, eval) = (&self.tt, &self.eval);
+        let (lines, depth, nodes) = std::thread::scope(|scope| {
+            let helpers: Vec<_> = (1..=helper_count)
+                .map(|id| {
+                    let pb = PatternBoard::with_values(board, rule, eval.cell_values(rule));
+                    let helpers_stop = &helpers_stop;
+                    let plan = &plan;
+                    scope.spawn(move || {
+                        let mut tree = Tree::new(pb, tt, eval, limits, helpers_stop);
+                        iterate(&mut tree, plan, 1 + (id % 2) as i32, None);
+                        tree.nodes
+                    })
+                })
+                .collect();
+            let mut tree = Tree::new(pb, tt, eval, limits, stop);
+            tree.nodes = vcf_nodes;
+            let (lines, depth) = iterate(&mut tree, &plan, 1, Some(observe));
+            helpers_stop.store(true, Ordering::Relaxed);
+            let helper_nodes: u64 = helpers.into_iter().map(|h| h.join().unwrap_or(0)).sum();
+            (lines_at(&tree.pb, &lines), depth, tree.nodes + helper_nodes)
+        });
+        let Some(first) = lines.first() else {
+            let pb = PatternBoard::new(board, rule);
+            return done(fallback, 0, 0, nodes, &[fallback], &pb);
+        };
+        SearchResult {
+            best: first.mv,
+            score: first.score,
+            depth,
+            nodes,
+            pv: first.pv.clone(),
+            elapsed: start.elapsed(),
+            lines,
+        }
+    }
+
+    /// Exact values at `depth` of the most promising root moves for `me`: the first
+    /// `tried` in the search's move order (`best`, the move a search just chose, first),
+    /// each searched with a full window, best value first (ties by position). A small
+    /// multi-PV for the weakened levels' pick; the root's move generation keeps its
+    /// floor (only the block against a five point, only defences against an open four).
+    /// A search cut short by `limits` or `stop` ends the list early, so it may be empty.
+    #[allow(clippy::too_many_arguments)] // `think`'s six, plus what to re-search
+    pub fn root_values(
+        &mut self,
+        board: &Board,
+        rule: Rule,
+        me: Color,
+        depth: u32,
+        tried: usize,
+        best: Pos,
+        limits: &Limits,
+        stop: &AtomicBool,
+    ) -> Vec<(Pos, i32)> {
+        self.prepare(rule);
+        let mut pb = PatternBoard::with_values(board, rule, self.eval.cell_values(rule));
+        let mut moves = Vec::new();
+        let kind = ordering::generate(&mut pb, me, &mut moves);
+        let first = board.is_empty_at(best).then(|| pb.idx(best));
+        let mut tree = Tree::new(pb, &self.tt, &self.eval, limits, stop);
+        let mut ordered = Vec::new();
+        tree.heuristics.score_moves(
+            self.eval.policy(rule),
+            &tree.pb,
+            me,
+            0,
+            first,
+            None,
+            &moves,
+            &mut ordered,
+        );
+        ordering::sort(&mut ordered);
+        let depth = i32::try_from(depth)
+            .unwrap_or(i32::MAX)
+            .clamp(1, MAX_PLY as i32 - 8);
+        let mut values = Vec::new();
+        for s in ordered.iter().take(tried) {
+            let child = alphabeta::child_depth(kind, depth);
+            tree.pb.make(s.mv, me);
+            let value = -tree.search(me.opponent(), 1, child, -WIN, WIN);
+            tree.pb.undo();
+            if tree.aborted {
+                break;
+            }
+            values.push((tree.pb.pos(s.mv), value));
+        }
+        values.sort_by_key(|&(p, v)| (std::cmp::Reverse(v), p));
+        values
+    }
+}
+
+/// What one search must do: the same for every thread.
+struct Plan<'a> {
+    me: Color,
+    max_depth: i32,
+    multipv: usize,
+    start: Instant,
+    limits: &'a Limits,
+}
+
+/// A root move's value and line, in the tree's cells.
+#[derive(Clone, Debug)]
+struct RootLine {
+    score: i32,
+    pv: Vec<Idx>,
+}
+
+/// Root lines in board cells.
+fn lines_at(pb: &PatternBoard, lines: &[RootLine]) -> Vec<Line> {
+    lines
+        .iter()
+        .map(|l| Line {
+            mv: pb.pos(l.pv[0]),
+            score: l.score,
+            pv: l.pv.iter().map(|&i| pb.pos(i)).collect(),
+        })
+        .collect()
+}
+
+/// Iterative deepening from `first_depth`: each depth searches the `multipv` best root
+/// moves in turn (each with the ones before it excluded), until a limit, a mate within the
+/// horizon, or (for the main thread, the one with an observer) the clock says stop.
+/// Returns the lines of the last completed depth, best first, and that depth.
+fn iterate(
+    tree: &mut Tree<'_>,
+    plan: &Plan<'_>,
+    first_depth: i32,
+    mut observe: Option<&mut dyn FnMut(&Progress)>,
+) -> (Vec<RootLine>, u32) {
+    let main = observe.is_some();
+    let mut lines: Vec<RootLine> = Vec::new();
+    let mut completed = 0;
+    let mut clock = Clock::new(plan.start, plan.limits);
+    for depth in first_depth..=plan.max_depth {
+        if main && depth > first_depth && clock.should_stop() {
+            break;
+        }
+        tree.root_skip.clear();
+        let mut fresh: Vec<RootLine> = Vec::new();
+        for k in 0..plan.multipv {
+            let prev = lines.get(k).map_or(0, |l| l.score);
+            let score = aspiration(tree, plan.me, depth, prev);
+            if tree.aborted {
+                break;
+            }
+            let Some(&mv) = tree.pv[0].first() else {
+                // Every root move is excluded already.
+                break;
+            };
+            fresh.push(RootLine {
+                score,
+                pv: tree.pv[0].clone(),
+            });
+            tree.root_skip.push(mv);
+        }
+        if fresh.is_empty() {
+            break;
+        }
+        // An iteration cut short keeps the deeper values of the lines it finished.
+        let done = fresh.len();
+        let moves: Vec<Idx> = fresh.iter().map(|l| l.pv[0]).collect();
+        lines.retain(|l| !moves.contains(&l.pv[0]));
+        fresh.extend(lines.drain(..).take(plan.multipv.saturating_sub(done)));
+        lines = fresh;
+        // Later lines were searched with earlier ones excluded, in windows of their own, so
+        // one may come out better: the order is by value (stable, so ties keep the search's).
+        lines.sort_by_key(|l| std::cmp::Reverse(l.score));
+        if tree.aborted {
+            break;
+        }
+        completed = depth as u32;
+        let best = &lines[0];
+        log::debug!(
+            "depth {depth} score {} nodes {} best {} after {:?}",
+            best.score,
+            tree.nodes,
+            tree.pb.pos(best.pv[0]),
+            plan.start.elapsed()
+        );
+        if let Some(observe) = observe.as_mut() {
+            observe(&Progress {
+                depth: completed,
+                lines: lines_at(&tree.pb, &lines),
+                elapsed: plan.start.elapsed(),
+            });
+        }
+        clock.completed(depth, best.pv[0], best.score);
+        if best.score.abs() >= WIN_MIN && (WIN - best.score.abs()) <= depth && plan.multipv == 1 {
+            // A mate within the horizon: deeper iterations cannot change it.
+            break;
+        }
+    }
+    tree.root_skip.clear();
+    (lines, completed)
+}
+
+/// When the main thread stops deepening: the soft deadline, stretched while the best move
+/// keeps changing or the score falls, shrunk while both hold steady (when the limits are
+/// adaptive). Never past the hard deadline, which the tree itself watches.
+struct Clock {
+    start: Instant,
+    /// The time to the soft deadline, if there is one.
+    optimum: Option<Duration>,
+    adaptive: bool,
+    best: Option<Idx>,
+    /// Best-move changes, halved at every depth.
+    changes: f64,
+    score: Option<i32>,
+    factor: f64,
+}
+
+impl Clock {
+    fn new(start: Instant, limits: &Limits) -> Clock {
+        Clock {
+            start,
+            optimum: limits
+                .soft_deadline
+                .map(|d| d.saturating_duration_since(start)),
+            adaptive: limits.adaptive,
+            best: None,
+            changes: 0.0,
+            score: None,
+            factor: 1.0,
+        }
+    }
+
+    fn completed(&mut self, depth: i32, best: Idx, score: i32) {
+        self.changes /= 2.0;
+        if self.best.is_some_and(|b| b != best) {
+            self.changes += 1.0;
+        }
+        self.best = Some(best);
+        let falling = self.score.map_or(0.0, |prev| {
+            f64::from((prev - score).clamp(-200, 200)) / 400.0
+        });
+        self.score = Some(score);
+        // Shallow iterations say little about stability.
+        self.factor = if depth < 5 || !self.adaptive {
+            1.0
+        } else {
+            ((0.6 + 0.4 * self.changes) * (1.0 + falling)).clamp(0.4, 1.8)
+        };
+    }
+
+    fn should_stop(&self) -> bool {
+        self.optimum
+            .is_some_and(|o| self.start.elapsed() >= o.mul_f64(self.factor))
+    }
+}
+
+/// One iteration with an aspiration window around the previous score, widened on failure.
+fn aspiration(tree: &mut Tree<'_>, me: Color, depth: i32, prev: i32) -> i32 {
+    if depth < 3 || prev.abs() >= WIN_MIN {
+        return tree.search(me, 0, depth, -WIN, WIN);
+    }
+    let mut delta = ASPIRATION;
+    let (mut alpha, mut beta) = (prev - delta, prev + delta);
+    loop {
+        let score = tree.search(me, 0, depth, alpha, beta);
+        if tree.aborted {
+            return score;
+        }
+        if score <= alpha && alpha > -WIN {
+            alpha = (alpha - delta).max(-WIN);
+        } else if score >= beta && beta < WIN {
+            beta = (beta + delta).min(WIN);
+        } else {
+            // Inside the window, or against a bound that cannot widen (a root with no
+            // move left to search scores exactly -WIN).
+            return score;
+        }
+        delta *= 3;
+    }
+}
+
+/// The move given when there is no time to search: the best-looking legal candidate, else
+/// (no stone on the board) the legal cell nearest the centre, else any empty cell; `None`
+/// on a full board.
+fn fallback_move(pb: &PatternBoard, me: Color, policy: &Policy) -> Option<Idx> {
+    let legal = |i: Idx| pb.is_legal(i, me);
+    let candidates = pb.all_cells().filter(|&i| pb.is_candidate(i) && legal(i));
+    candidates
+        .map(|i| (policy.score(pb.info(i), me), i))
+        .max_by_key(|&(s, i)| (s, std::cmp::Reverse(i)))
+        .map(|(_, i)| i)
+        .or_else(|| {
+            let c = pb.board().center();
+            let dist = |i: Idx| {
+                let p = pb.pos(i);
+                (i32::from(p.x) - i32::from(c.x)).abs() + (i32::from(p.y) - i32::from(c.y)).abs()
+            };
+            pb.all_cells()
+                .filter(|&i| legal(i))
+                .min_by_key(|&i| (dist(i), i))
+        })
+        .or_else(|| pb.all_cells().find(|&i| pb.is_empty(i)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board_with(black: &[(u8, u8)], white: &[(u8, u8)]) -> Board {
+        Board::with_stones(15, 15, black, white).unwrap()
+    }
+
+    fn depth(d: u32) -> Limits {
+        Limits {
+            max_depth: Some(d),
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn the_table_takes_the_wish_within_the_memory_limit() {
+        const MB: u64 = 1 << 20;
+        let mb = |n: u64| usize::try_from(n * MB).unwrap();
+        assert_eq!(table_bytes(0, 0), DEFAULT_TT_BYTES);
+        assert_eq!(table_bytes(350 * MB, 0), mb(350) - mb(48));
+        assert_eq!(table_bytes(0, 16 * MB), mb(16));
+        assert_eq!(table_bytes(100 * MB, 1 << 40), mb(52));
+        assert_eq!(
+            table_bytes(0, 1 << 40),
+            usize::try_from(MAX_TT_BYTES).unwrap()
+        );
+        assert_eq!(table_bytes(10 * MB, 0), 0);
+    }
+
+    #[test]
+    fn plays_its_five_and_blocks_the_opponents() {
+        let stop = AtomicBool::new(false);
+        let mut s = Searcher::new(1 << 20);
+        let b = board_with(
+            &[(3, 3), (4, 3), (5, 3), (6, 3)],
+            &[(3, 4), (4, 4), (5, 4), (9, 9)],
+        );
+        let r = s.think(&b, Rule::Standard, Color::Black, &depth(4), &stop);
+        assert!([Pos::new(2, 3), Pos::new(7, 3)].contains(&r.best), "{r:?}");
+        assert_eq!(r.mate_in(), Some(1));
+        let b = board_with(
+            &[(3, 3), (4, 3), (5, 3), (6, 3), (12, 12)],
+            &[(2, 3), (9, 9), (9, 10), (0, 14)],
+        );
+        let r = s.think(&b, Rule::Standard, Color::White, &depth(4), &stop);
+        assert_eq!(r.best, Pos::new(7, 3), "{r:?}");
+    }
+
+    #[test]
+    fn answers_a_legal_move_when_stopped_at_once() {
+        let stop = AtomicBool::new(true);
+        let mut s = Searcher::new(1 << 20);
+        let b = board_with(&[(7, 7)], &[(8, 8)]);
+        let r = s.think(&b, Rule::Renju, Color::Black, &Limits::default(), &stop);
+        assert!(b.is_empty_at(r.best) && Rule::Renju.is_legal(&b, r.best, Color::Black));
+        let empty = Board::new(15, 15).unwrap();
+        let r = s.think(
+            &empty,
+            Rule::Freestyle,
+            Color::Black,
+            &Limits::default(),
+            &stop,
+        );
+        assert_eq!(r.best, Pos::new(7, 7));
+    }
+
+    #[test]
+    fn every_rule_and_size_answers_an_empty_cell_next_to_blocked_ones() {
+        let stop = AtomicBool::new(false);
+        for (rule, side) in [
+            (Rule::Freestyle, 20),
+            (Rule::Standard, 15),
+            (Rule::Renju, 15),
+            (Rule::Caro, 10),
+            (Rule::CaroExact, 32),
+            (Rule::Freestyle, 5),
+        ] {
+            let mut b = Board::new(side, side).unwrap();
+            let c = b.center();
+            b.place(c, Color::Black).unwrap();
+            for dx in 0..3 {
+                b.block(Pos::new(dx, 0)).unwrap();
+                if let Some(p) = b.pos(i64::from(c.x) + 1, i64::from(c.y) - 1 + i64::from(dx)) {
+                    b.block(p).unwrap();
+                }
+            }
+            let r = Searcher::new(1 << 20).think(&b, rule, Color::White, &depth(3), &stop);
+            assert!(b.is_empty_at(r.best), "{rule} {side}: {r:?}");
+            assert!(r.depth >= 1, "{rule} {side}: {r:?}");
+        }
+    }
+
+    #[test]
+    fn black_never_answers_a_renju_foul() {
+        // (7, 7) makes two open threes for black: forbidden once renju fouls are judged,
+        // and the most tempting cell on the board.
+        let b = board_with(
+            &[(5, 7), (6, 7), (7, 5), (7, 6)],
+            &[(0, 0), (14, 0), (0, 14), (14, 14)],
+        );
+        let stop = AtomicBool::new(false);
+        for d in [1, 3] {
+            let r = Searcher::new(1 << 20).think(&b, Rule::Renju, Color::Black, &depth(d), &stop);
+            assert!(Rule::Renju.is_legal(&b, r.best, Color::Black), "{r:?}");
+        }
+        let stopped = AtomicBool::new(true);
+        let r = Searcher::new(1 << 20).think(&b, Rule::Renju, Color::Black, &depth(3), &stopped);
+        assert!(Rule::Renju.is_legal(&b, r.best, Color::Black), "{r:?}");
+    }
+
+    #[test]
+    fn stops_at_the_node_limit_and_repeats_itself() {
+        let stop = AtomicBool::new(false);
+        let b = board_with(&[(7, 7), (8, 7)], &[(8, 8), (6, 6)]);
+        let limits = Limits {
+            max_nodes: Some(5_000),
+            ..Limits::default()
+        };
+        let a = Searcher::new(1 << 20).think(&b, Rule::Freestyle, Color::Black, &limits, &stop);
+        let c = Searcher::new(1 << 20).think(&b, Rule::Freestyle, Color::Black, &limits, &stop);
+        assert!(a.nodes <= 5_000 + 1_000, "{a:?}");
+        assert_eq!((a.best, a.nodes, &a.pv), (c.best, c.nodes, &c.pv));
+        assert!(b.is_empty_at(a.best));
+    }
+
+    #[test]
+    fn finds_a_forced_win_by_fours_at_the_root() {
+        // Two blocked threes crossing: (8, 7) is a double four.
+        let b = board_with(
+            &[(4, 7), (5, 7), (6, 7), (8, 4), (8, 5), (8, 6), (0, 0)],
+            &[(3, 7), (8, 3), (1, 1), (14, 14)],
+        );
+        let stop = AtomicBool::new(false);
+        let r = Searcher::new(1 << 20).think(&b, Rule::Freestyle, Color::White, &depth(3), &stop);
+        // White to move takes the crossing point, the only cell that stops both, unless it
+        // sees that it is lost anyway: two stones down, it is (black wins by threes after
+        // (8, 7), +M7 at 2M nodes with either evaluation).
+        assert!(
+            r.best == Pos::new(8, 7) || r.mate_in().is_some_and(|n| n < 0),
+            "{r:?}"
+        );
+        let r = Searcher::new(1 << 20).think(&b, Rule::Freestyle, Color::Black, &depth(3), &stop);
+        assert_eq!(r.best, Pos::new(8, 7), "{r:?}");
+        assert_eq!(r.mate_in(), Some(3), "{r:?}");
+    }
+
+    #[test]
+    fn multipv_gives_distinct_moves_best_first_led_by_the_answer() {
+        let stop = AtomicBool::new(false);
+        let b = board_with(&[(7, 7), (8, 7)], &[(8, 8), (6, 6)]);
+        let r = Searcher::new(1 << 20).think_lines(
+            &b,
+            Rule::Freestyle,
+            Color::Black,
+            &depth(4),
+            &stop,
+            4,
+        );
+        assert_eq!(r.lines.len(), 4, "{r:?}");
+        assert_eq!((r.lines[0].mv, r.lines[0].score), (r.best, r.score));
+        assert!(
+            r.lines.windows(2).all(|w| w[0].score >= w[1].score),
+            "{r:?}"
+        );
+        let mut moves: Vec<Pos> = r.lines.iter().map(|l| l.mv).collect();
+        moves.sort();
+        moves.dedup();
+        assert_eq!(moves.len(), 4, "{r:?}");
+        assert!(r.lines.iter().all(|l| l.pv.first() == Some(&l.mv)));
+    }
+
+    #[test]
+    fn two_threads_answer_a_legal_move_and_block_a_five() {
+        let stop = AtomicBool::new(false);
+        let mut s = Searcher::new(1 << 20);
+        s.set_threads(2);
+        let b = board_with(
+            &[(3, 3), (4, 3), (5, 3), (6, 3), (12, 12)],
+            &[(2, 3), (9, 9), (9, 10), (0, 14)],
+        );
+        let r = s.think(&b, Rule::Standard, Color::White, &depth(5), &stop);
+        assert_eq!(r.best, Pos::new(7, 3), "{r:?}");
+        let b = board_with(&[(7, 7), (8, 7)], &[(8, 8), (6, 6)]);
+        let r = s.think(&b, Rule::Renju, Color::Black, &depth(5), &stop);
+        assert!(Rule::Renju.is_legal(&b, r.best, Color::Black), "{r:?}");
+    }
+
+    #[test]
+    fn multipv_beyond_the_root_moves_ends_with_the_moves_there_are() {
+        // White must block the five point: one root move, three lines asked for.
+        let stop = AtomicBool::new(false);
+        let b = board_with(
+            &[(3, 3), (4, 3), (5, 3), (6, 3), (12, 12)],
+            &[(2, 3), (9, 9), (9, 10), (0, 14)],
+        );
+        let r = Searcher::new(1 << 20).think_lines(
+            &b,
+            Rule::Standard,
+            Color::White,
+            &depth(5),
+            &stop,
+            3,
+        );
+        assert_eq!(r.best, Pos::new(7, 3), "{r:?}");
+        assert_eq!(r.lines.len(), 1, "{r:?}");
+    }
+}

@@ -1,0 +1,720 @@
+//! `pbrain-hoshi match`: scripted matches between two pbrain engines, with ratings.
+//!
+//! Games run on `--concurrency` threads, each owning its own pair of engine processes.
+//! Game `i` (from 0) gives the first engine black when `i` is even; with `--repeat` games
+//! `2k` and `2k + 1` share an opening (colours swapped) and form a pentanomial pair. Faults
+//! lose the game and are counted; the run always finishes. What an engine does that some
+//! manager would refuse, but that c-gomoku-cli forgives, is a quirk ([`quirks`]): skipped,
+//! warned about and reported per engine, never a fault. Progress and warnings go to
+//! stderr, the summary to stdout.
+
+pub mod adjudicate;
+pub mod engine;
+pub mod openings;
+pub mod pgn;
+pub mod psq;
+pub mod quirks;
+pub mod referee;
+pub mod said;
+pub mod sgf;
+pub mod stats;
+
+use std::fs::File;
+use std::io::{BufWriter, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::channel;
+use std::thread;
+use std::time::Duration;
+
+use clap::Args;
+
+use hoshi::board::{Color, Pos};
+use hoshi::rng::Rng;
+use hoshi::rules::Rule;
+
+use engine::{EngineSpec, FaultKind, split_command};
+use openings::{OpeningFormat, OpeningOrder};
+use quirks::QuirkCounts;
+use referee::{Ending, Game, Player, Settings};
+use stats::{Outcome, Penta, Sprt, SprtState, Wdl};
+
+/// How long an engine gets to exit after `END` before it is killed (GomocupJudge: 0.5 s).
+pub const END_GRACE: Duration = Duration::from_millis(500);
+
+/// Options of `pbrain-hoshi match` (the random seed is the global `--seed`).
+#[derive(Debug, Args)]
+pub struct MatchArgs {
+    /// An engine command line, program and arguments, with shell-like quoting. Give it twice.
+    #[arg(long = "engine", value_name = "CMD ARGS", required = true)]
+    pub engines: Vec<String>,
+    /// The engines' names, in the order of --engine (default: the command line).
+    #[arg(long = "name", value_name = "NAME")]
+    pub names: Vec<String>,
+    /// Games per round.
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    pub games: usize,
+    /// Rounds: the match plays games x rounds games.
+    #[arg(long, value_name = "R", default_value_t = 1)]
+    pub rounds: usize,
+    /// Play each opening twice, colours swapped (pairs for the pentanomial statistics).
+    #[arg(long)]
+    pub repeat: bool,
+    /// Board side.
+    #[arg(long, value_name = "N", default_value_t = 15)]
+    pub size: u8,
+    /// Rule code as in `INFO rule`: 0 freestyle, 1 standard, 4 renju, 8 caro, 9 caro exact.
+    #[arg(long, value_name = "CODE", default_value_t = 0)]
+    pub rule: i64,
+    /// Time control: ms per move, optionally / ms per game and side (0 or absent: unlimited).
+    #[arg(long, value_name = "TURN_MS[/MATCH_MS]", default_value = "5000")]
+    pub tc: String,
+    /// Extra ms an engine may take beyond its limit before it loses on time and is killed.
+    #[arg(long, value_name = "MS", default_value_t = 1000)]
+    pub tolerance: u64,
+    /// Resident-memory limit per engine in bytes, sent as `INFO max_memory` and enforced
+    /// on Linux and Windows by sampling the engine's resident set (elsewhere only sent).
+    #[arg(long, value_name = "BYTES")]
+    pub max_memory: Option<u64>,
+    /// A file of openings, one per line.
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// How the openings are written.
+    #[arg(long, value_enum, default_value_t = OpeningFormat::Offset)]
+    pub openings_format: OpeningFormat,
+    /// In which order the openings are played (random uses --seed).
+    #[arg(long, value_enum, default_value_t = OpeningOrder::Sequential)]
+    pub openings_order: OpeningOrder,
+    /// Games played at the same time.
+    #[arg(long, value_name = "K", default_value_t = 1)]
+    pub concurrency: usize,
+    /// Append the games to this PGN file (for BayesElo or Ordo).
+    #[arg(long, value_name = "FILE")]
+    pub pgn: Option<PathBuf>,
+    /// Write each game as a Piskvork PSQ file into this directory.
+    #[arg(long, value_name = "DIR")]
+    pub psq: Option<PathBuf>,
+    /// Append the games to this SGF file (GM[4], each move's time in its comment, as
+    /// c-gomoku-cli's -sgf writes them).
+    #[arg(long, value_name = "FILE")]
+    pub sgf: Option<PathBuf>,
+    /// End a game as soon as the side to move has a win by continuous fours that Hoshi's
+    /// VCF solver finds and the referee confirms move by move; recorded as adjudicated,
+    /// with the proof.
+    #[arg(long)]
+    pub adjudicate: bool,
+    /// Sequential probability ratio test on the first engine's logistic Elo; stops the match
+    /// when it decides.
+    #[arg(long, num_args = 4, value_names = ["ELO0", "ELO1", "ALPHA", "BETA"], allow_negative_numbers = true)]
+    pub sprt: Option<Vec<f64>>,
+    /// An engine option, sent to that engine (by name, or 1 or 2) as `INFO KEY VALUE`.
+    #[arg(long = "option", value_name = "NAME=KEY=VALUE")]
+    pub options: Vec<String>,
+}
+
+/// A validated match.
+struct Plan {
+    specs: [EngineSpec; 2],
+    settings: Settings,
+    total: usize,
+    repeat: bool,
+    /// Openings in the order they are used (empty: every game starts on an empty board).
+    openings: Vec<Vec<Pos>>,
+    concurrency: usize,
+    sprt: Option<Sprt>,
+    seed: u64,
+}
+
+impl Plan {
+    fn new(args: &MatchArgs, seed: u64) -> Result<Plan, String> {
+        let [a, b] = <[String; 2]>::try_from(args.engines.clone())
+            .map_err(|e| format!("give --engine exactly twice (got {})", e.len()))?;
+        let argv = [split_command(&a)?, split_command(&b)?];
+        if args.names.len() > 2 {
+            return Err("give --name at most twice".to_owned());
+        }
+        let mut names: Vec<String> = argv.iter().map(|v| default_name(v)).collect();
+        for (name, given) in names.iter_mut().zip(&args.names) {
+            name.clone_from(given);
+        }
+        if names[0] == names[1] {
+            if args.names.len() == 2 {
+                return Err(format!("both engines are named {:?}", names[0]));
+            }
+            names[1].push_str(" #2");
+        }
+        let mut specs = [0, 1].map(|i| EngineSpec {
+            name: names[i].clone(),
+            argv: argv[i].clone(),
+            options: Vec::new(),
+        });
+        for option in &args.options {
+            let parts: Vec<&str> = option.splitn(3, '=').collect();
+            let &[who, key, value] = parts.as_slice() else {
+                return Err(format!("--option {option:?} is not NAME=KEY=VALUE"));
+            };
+            let i = match who {
+                "1" => 0,
+                "2" => 1,
+                _ => names
+                    .iter()
+                    .position(|n| n == who)
+                    .ok_or_else(|| format!("--option {option:?}: no engine is named {who:?}"))?,
+            };
+            specs[i].options.push((key.to_owned(), value.to_owned()));
+        }
+        let rule =
+            Rule::from_code(args.rule).ok_or_else(|| format!("--rule {} is no rule", args.rule))?;
+        if !(hoshi::board::MIN_SIDE..=hoshi::board::MAX_SIDE).contains(&args.size) {
+            return Err(format!(
+                "--size must be {} to {}",
+                hoshi::board::MIN_SIDE,
+                hoshi::board::MAX_SIDE
+            ));
+        }
+        let (turn_ms, match_ms) = parse_tc(&args.tc)?;
+        let mut openings = match &args.openings {
+            Some(path) => openings::load(path, args.openings_format, args.size)?,
+            None => Vec::new(),
+        };
+        if args.openings_order == OpeningOrder::Random {
+            let mut rng = Rng::new(seed);
+            for i in (1..openings.len()).rev() {
+                openings.swap(i, rng.below(i + 1));
+            }
+        }
+        let sprt = match args.sprt.as_deref() {
+            Some(&[e0, e1, alpha, beta]) => Some(Sprt::new(e0, e1, alpha, beta)?),
+            Some(_) => return Err("--sprt takes ELO0 ELO1 ALPHA BETA".to_owned()),
+            None => None,
+        };
+        let total = args
+            .games
+            .checked_mul(args.rounds)
+            .ok_or("too many games")?;
+        if total == 0 {
+            return Err("--games and --rounds must be at least 1".to_owned());
+        }
+        Ok(Plan {
+            specs,
+            settings: Settings {
+                size: args.size,
+                rule,
+                turn_ms,
+                match_ms,
+                tolerance: Duration::from_millis(args.tolerance),
+                max_memory: args.max_memory,
+                adjudicate: args.adjudicate,
+            },
+            total,
+            repeat: args.repeat,
+            openings,
+            concurrency: args.concurrency.clamp(1, total),
+            sprt,
+            seed,
+        })
+    }
+
+    /// Whether the first engine has black in game `i`, and the game's opening.
+    fn game(&self, i: usize) -> (bool, &[Pos]) {
+        let slot = if self.repeat { i / 2 } else { i };
+        let opening = match self.openings.len() {
+            0 => &[][..],
+            n => self.openings.get(slot % n).map_or(&[][..], Vec::as_slice),
+        };
+        (i.is_multiple_of(2), opening)
+    }
+}
+
+/// The program's file name and the arguments: `pbrain-hoshi --level easy`.
+fn default_name(argv: &[String]) -> String {
+    let mut words = argv.iter();
+    let program = words.next().map_or("", |p| {
+        std::path::Path::new(p)
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or(p)
+    });
+    std::iter::once(program)
+        .chain(words.map(String::as_str))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `TURN_MS[/MATCH_MS]`; a match time of 0 is unlimited.
+fn parse_tc(tc: &str) -> Result<(u64, Option<u64>), String> {
+    let bad = || format!("--tc {tc:?} is not TURN_MS[/MATCH_MS]");
+    let (turn, game) = match tc.split_once('/') {
+        Some((t, g)) => (t, Some(g)),
+        None => (tc, None),
+    };
+    let turn = turn.trim().parse().map_err(|_| bad())?;
+    let game = game
+        .map(|g| g.trim().parse::<u64>().map_err(|_| bad()))
+        .transpose()?;
+    Ok((turn, game.filter(|&g| g > 0)))
+}
+
+/// Everything counted so far, from the first engine's side unless said otherwise.
+#[derive(Default)]
+struct Tally {
+    /// `[engine][colour]` from that engine's side.
+    by_colour: [[Wdl; 2]; 2],
+    total: Wdl,
+    faults: [[u32; FaultKind::ALL.len()]; 2],
+    fault_log: Vec<String>,
+    /// Five, foul, full board, fault, adjudicated.
+    endings: [u32; 5],
+    /// Each engine's quirks.
+    quirks: [QuirkCounts; 2],
+    /// The first game of each pair, waiting for the second.
+    pair_first: Vec<Option<Outcome>>,
+    penta: Penta,
+    played: usize,
+}
+
+impl Tally {
+    fn record(&mut self, plan: &Plan, i: usize, game: &Game) {
+        let (a_black, _) = plan.game(i);
+        let a_colour = if a_black { Color::Black } else { Color::White };
+        let outcome = match game.winner {
+            None => Outcome::Draw,
+            Some(c) if c == a_colour => Outcome::Win,
+            Some(_) => Outcome::Loss,
+        };
+        self.played += 1;
+        self.total.add(outcome);
+        let colour_index = |c: Color| usize::from(c == Color::White);
+        self.by_colour[0][colour_index(a_colour)].add(outcome);
+        self.by_colour[1][colour_index(a_colour.opponent())].add(outcome.flipped());
+        self.endings[match game.ending {
+            Ending::Five => 0,
+            Ending::Foul(_) => 1,
+            Ending::FullBoard => 2,
+            Ending::Fault(_) => 3,
+            Ending::Adjudicated(_) => 4,
+        }] += 1;
+        for (color, sighting) in &game.sightings {
+            let engine = usize::from((*color == Color::Black) != a_black);
+            self.quirks[engine].add(sighting);
+        }
+        if let (Ending::Fault(f), Some(winner)) = (&game.ending, game.winner) {
+            let loser = usize::from((winner.opponent() == Color::Black) != a_black);
+            if let Some(k) = FaultKind::ALL.iter().position(|&k| k == f.kind) {
+                self.faults[loser][k] += 1;
+            }
+            self.fault_log
+                .push(format!("game {}: {}: {f}", i + 1, plan.specs[loser].name));
+        }
+        if plan.repeat {
+            let pair = i / 2;
+            if self.pair_first.len() <= pair {
+                self.pair_first.resize(pair + 1, None);
+            }
+            match self.pair_first[pair].take() {
+                Some(other) => self.penta.add(other, outcome),
+                None => self.pair_first[pair] = Some(outcome),
+            }
+        }
+    }
+
+    /// The SPRT's LLR: over pairs with `--repeat`, else over games.
+    fn llr(&self, plan: &Plan) -> Option<f64> {
+        let sprt = plan.sprt?;
+        Some(if plan.repeat {
+            sprt.llr_pentanomial(self.penta)
+        } else {
+            sprt.llr_trinomial(self.total)
+        })
+    }
+
+    fn progress(&self, plan: &Plan) -> String {
+        let mut line = format!("[{}/{}] {}", self.played, plan.total, self.total);
+        if let Some(e) = stats::elo(self.total).filter(|e| e.elo.is_finite()) {
+            line.push_str(&format!(
+                "  Elo {} [{}, {}]",
+                fmt_elo(e.elo),
+                fmt_elo(e.low),
+                fmt_elo(e.high)
+            ));
+        }
+        if let Some(llr) = self.llr(plan) {
+            line.push_str(&format!("  LLR {llr:.2}"));
+        }
+        let faults: Vec<u32> = self.faults.iter().map(|f| f.iter().sum()).collect();
+        line.push_str(&format!("  faults {}/{}", faults[0], faults[1]));
+        line
+    }
+}
+
+fn fmt_elo(e: f64) -> String {
+    if e.is_infinite() {
+        if e > 0.0 {
+            "+inf".to_owned()
+        } else {
+            "-inf".to_owned()
+        }
+    } else {
+        // Adding 0.0 turns -0.0 into 0.0.
+        format!("{:+.1}", e + 0.0)
+    }
+}
+
+/// Runs the match described by `args`; `seed` is the global `--seed`.
+pub fn run(args: &MatchArgs, seed: Option<u64>) -> Result<(), String> {
+    let plan = Plan::new(args, seed.unwrap_or_else(Rng::fresh_seed))?;
+    if plan.settings.max_memory.is_some() && !engine::MEMORY_MEASURED {
+        eprintln!(
+            "warning: --max-memory is only sent to the engines here, not enforced \
+             (it is on Linux and Windows)"
+        );
+    }
+    let mut records = Records {
+        pgn: args.pgn.as_deref().map(append).transpose()?,
+        sgf: args.sgf.as_deref().map(append).transpose()?,
+    };
+    if let Some(dir) = &args.psq {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = channel::<(usize, Game)>();
+    let terminal = std::io::stderr().is_terminal();
+    let mut tally = Tally::default();
+    let mut io_error = None;
+    let abouts = thread::scope(|scope| {
+        let workers: Vec<_> = (0..plan.concurrency)
+            .map(|_| {
+                let tx = tx.clone();
+                let (plan, next, stop) = (&plan, &next, &stop);
+                scope.spawn(move || {
+                    let mut players = plan.specs.clone().map(Player::new);
+                    while !stop.load(Ordering::Relaxed) {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        if i >= plan.total {
+                            break;
+                        }
+                        let (a_black, opening) = plan.game(i);
+                        let [a, b] = &mut players;
+                        let seats = if a_black { [a, b] } else { [b, a] };
+                        let game = referee::play(seats, &plan.settings, opening);
+                        if tx.send((i, game)).is_err() {
+                            break;
+                        }
+                    }
+                    for p in &mut players {
+                        p.quit(END_GRACE);
+                    }
+                    players.map(|p| (p.about, p.sightings))
+                })
+            })
+            .collect();
+        drop(tx);
+        for (i, game) in rx {
+            warn(&plan, i, &game, &tally, terminal);
+            tally.record(&plan, i, &game);
+            if let Err(e) = write_records(&plan, args, &mut records, i, &game) {
+                io_error.get_or_insert(e);
+            }
+            let line = tally.progress(&plan);
+            if terminal {
+                eprint!("\r{line}   ");
+            } else {
+                eprintln!("{line}");
+            }
+            let decided = plan
+                .sprt
+                .zip(tally.llr(&plan))
+                .is_some_and(|(s, llr)| s.state(llr) != SprtState::Continue);
+            if decided {
+                stop.store(true, Ordering::Relaxed);
+            }
+        }
+        if terminal {
+            eprintln!();
+        }
+        let mut abouts: [Option<String>; 2] = [None, None];
+        for w in workers {
+            if let Ok(found) = w.join() {
+                for (k, (about, sightings)) in found.into_iter().enumerate() {
+                    abouts[k] = abouts[k].take().or(about);
+                    sightings.iter().for_each(|s| tally.quirks[k].add(s));
+                }
+            }
+        }
+        abouts
+    });
+    print!("{}", summary(&plan, &tally, &abouts));
+    io_error.map_or(Ok(()), Err)
+}
+
+/// Logs each quirk of a game that is worth a warning, and shows the first of each kind
+/// per engine on stderr (the summary counts them all). `tally` does not hold the game yet.
+fn warn(plan: &Plan, i: usize, game: &Game, tally: &Tally, terminal: bool) {
+    let (a_black, _) = plan.game(i);
+    let mut shown = tally.quirks.clone();
+    for (color, s) in game.sightings.iter().filter(|(_, s)| s.quirk.warns()) {
+        let engine = usize::from((*color == Color::Black) != a_black);
+        let text = format!(
+            "game {}: {}: {}: {}",
+            i + 1,
+            plan.specs[engine].name,
+            s.quirk.describe(),
+            s.detail
+        );
+        log::warn!("{text}");
+        if shown[engine].count(s.quirk) == 0 {
+            let prefix = if terminal { "\r" } else { "" };
+            eprintln!("{prefix}warning: {text} (the summary counts any more)");
+        }
+        shown[engine].add(s);
+    }
+}
+
+/// The record files that collect every game.
+struct Records {
+    pgn: Option<BufWriter<File>>,
+    sgf: Option<BufWriter<File>>,
+}
+
+/// Opens a record file for appending.
+fn append(path: &Path) -> Result<BufWriter<File>, String> {
+    File::options()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map(BufWriter::new)
+        .map_err(|e| format!("cannot open {}: {e}", path.display()))
+}
+
+fn write_records(
+    plan: &Plan,
+    args: &MatchArgs,
+    records: &mut Records,
+    i: usize,
+    game: &Game,
+) -> Result<(), String> {
+    let (a_black, _) = plan.game(i);
+    let [a, b] = &plan.specs;
+    let (first, second) = if a_black { (a, b) } else { (b, a) };
+    // Flushed per game, so an interrupted run keeps what it played.
+    if let Some(w) = records.pgn.as_mut() {
+        pgn::write_game(w, i + 1, &first.name, &second.name, game)
+            .and_then(|()| w.flush())
+            .map_err(|e| format!("cannot write the PGN: {e}"))?;
+    }
+    if let Some(w) = records.sgf.as_mut() {
+        let header = sgf::Header {
+            number: i + 1,
+            round: i / args.games + 1,
+            game_in_round: i % args.games + 1,
+            black: &first.name,
+            white: &second.name,
+            rule: plan.settings.rule.code(),
+            size: plan.settings.size,
+        };
+        sgf::write_game(w, &header, game)
+            .and_then(|()| w.flush())
+            .map_err(|e| format!("cannot write the SGF: {e}"))?;
+    }
+    if let Some(dir) = &args.psq {
+        let path = dir.join(format!("game-{:04}.psq", i + 1));
+        File::create(&path)
+            .and_then(|f| {
+                let mut w = BufWriter::new(f);
+                psq::write(
+                    &mut w,
+                    plan.settings.size,
+                    &game.moves,
+                    &first.name,
+                    &second.name,
+                    &game.ending,
+                )?;
+                w.flush()
+            })
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    Ok(())
+}
+
+fn summary(plan: &Plan, t: &Tally, abouts: &[Option<String>; 2]) -> String {
+    let s = &plan.settings;
+    let [a, b] = [&plan.specs[0].name, &plan.specs[1].name];
+    let mut out = String::new();
+    let mut line = |l: String| {
+        out.push_str(&l);
+        out.push('\n');
+    };
+    let tc = match s.match_ms {
+        Some(m) => format!("{} ms/move, {m} ms/game", s.turn_ms),
+        None => format!("{} ms/move", s.turn_ms),
+    };
+    line(format!("Match: {a} vs {b}"));
+    line(format!(
+        "  {} of {} games played; {} {}x{}; {tc}; tolerance {} ms; seed {}{}",
+        t.played,
+        plan.total,
+        s.rule,
+        s.size,
+        s.size,
+        s.tolerance.as_millis(),
+        plan.seed,
+        if s.adjudicate {
+            "; adjudication by proof"
+        } else {
+            ""
+        }
+    ));
+    for (spec, about) in plan.specs.iter().zip(abouts) {
+        let about = about.as_deref().unwrap_or("(no ABOUT answer)");
+        line(format!(
+            "  {}: {}  [{about}]",
+            spec.name,
+            spec.argv.join(" ")
+        ));
+    }
+    let score = t
+        .total
+        .score()
+        .map_or("-".to_owned(), |x| format!("{x:.3}"));
+    line(format!("Score of {a} vs {b}: {}  ({score})", t.total));
+    for (spec, wdl) in plan.specs.iter().zip(&t.by_colour) {
+        line(format!(
+            "  {}: as black {}, as white {}",
+            spec.name, wdl[0], wdl[1]
+        ));
+    }
+    match stats::elo(t.total) {
+        Some(e) if e.elo.is_infinite() => line(format!(
+            "Elo difference: {} (one side scored every point: no interval)",
+            fmt_elo(e.elo)
+        )),
+        Some(e) => line(format!(
+            "Elo difference: {} (95% interval {} to {})",
+            fmt_elo(e.elo),
+            fmt_elo(e.low),
+            fmt_elo(e.high)
+        )),
+        None => line("Elo difference: no games".to_owned()),
+    }
+    if let Some(los) = stats::los(t.total) {
+        line(format!("LOS: {:.1} %", 100.0 * los));
+    }
+    if plan.repeat {
+        line(format!(
+            "Pentanomial [0, 0.5, 1, 1.5, 2]: {} ({} pairs)",
+            t.penta,
+            t.penta.pairs()
+        ));
+    }
+    if let (Some(sprt), Some(llr)) = (plan.sprt, t.llr(plan)) {
+        let (lo, hi) = sprt.bounds();
+        line(format!(
+            "SPRT elo0 {} elo1 {} alpha {} beta {}: LLR {llr:.2} ({lo:.2}, {hi:.2}) {}",
+            sprt.elo0,
+            sprt.elo1,
+            sprt.alpha,
+            sprt.beta,
+            sprt.state(llr)
+        ));
+    }
+    let [five, foul, full, fault, adjudicated] = t.endings;
+    line(format!(
+        "Endings: five {five}, foul {foul}, full board {full}, fault {fault}, adjudicated {adjudicated}"
+    ));
+    for (spec, counts) in plan.specs.iter().zip(&t.faults) {
+        let kinds: Vec<String> = FaultKind::ALL
+            .iter()
+            .zip(counts)
+            .filter(|&(_, &n)| n > 0)
+            .map(|(k, n)| format!("{k} {n}"))
+            .collect();
+        let kinds = if kinds.is_empty() {
+            "none".to_owned()
+        } else {
+            kinds.join(", ")
+        };
+        line(format!("Faults of {}: {kinds}", spec.name));
+    }
+    for entry in &t.fault_log {
+        line(format!("  {entry}"));
+    }
+    for (spec, quirks) in plan.specs.iter().zip(&t.quirks) {
+        line(format!("Quirks of {}: {quirks}", spec.name));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_controls_parse() {
+        assert_eq!(parse_tc("1000"), Ok((1000, None)));
+        assert_eq!(parse_tc("1000/60000"), Ok((1000, Some(60000))));
+        assert_eq!(parse_tc("1000/0"), Ok((1000, None)));
+        assert!(parse_tc("1s").is_err());
+        assert!(parse_tc("1000/").is_err());
+    }
+
+    #[derive(clap::Parser)]
+    struct Wrapper {
+        #[command(flatten)]
+        args: MatchArgs,
+    }
+
+    fn plan(line: &str) -> Result<Plan, String> {
+        use clap::Parser;
+        let argv = std::iter::once("match").chain(line.split_whitespace());
+        let w = Wrapper::try_parse_from(argv).map_err(|e| e.to_string())?;
+        Plan::new(&w.args, 5)
+    }
+
+    #[test]
+    fn options_reach_the_engine_they_name() {
+        let p = plan(
+            "--engine a --engine b --name x --option x=hash=64 --option 2=t=1 --option b=k=v=w",
+        )
+        .unwrap();
+        assert_eq!(p.specs[0].options, [("hash".to_owned(), "64".to_owned())]);
+        assert_eq!(
+            p.specs[1].options,
+            [
+                ("t".to_owned(), "1".to_owned()),
+                ("k".to_owned(), "v=w".to_owned())
+            ]
+        );
+        assert!(plan("--engine a --engine b --option c=k=v").is_err());
+    }
+
+    #[test]
+    fn equal_default_names_are_told_apart_but_equal_given_names_are_refused() {
+        let p = plan("--engine e --engine e").unwrap();
+        assert_eq!(
+            [p.specs[0].name.as_str(), p.specs[1].name.as_str()],
+            ["e", "e #2"]
+        );
+        assert!(plan("--engine e --engine f --name n --name n").is_err());
+    }
+
+    #[test]
+    fn repeat_pairs_games_on_one_opening_with_colours_swapped() {
+        let mut p = plan("--engine a --engine b --repeat --games 4").unwrap();
+        p.openings = vec![vec![Pos::new(7, 7)], vec![Pos::new(1, 1)]];
+        let first = |i: usize| p.game(i).1.first().copied();
+        assert_eq!([p.game(0).0, p.game(1).0, p.game(2).0], [true, false, true]);
+        assert_eq!(first(0), first(1));
+        assert_ne!(first(1), first(2));
+        assert_eq!(first(4), first(0));
+    }
+
+    #[test]
+    fn default_names_drop_the_directory() {
+        let argv: Vec<String> = ["/x/y/pbrain-a.exe", "--level", "easy"]
+            .map(String::from)
+            .to_vec();
+        assert_eq!(default_name(&argv), "pbrain-a --level easy");
+    }
+}

@@ -1,0 +1,401 @@
+//! What the engine says, and the one place that writes it to stdout.
+//!
+//! Every reply is a single answer line, optionally preceded by `MESSAGE` lines (only
+//! before a move, where every manager skips them): the level's [`Report`], written here,
+//! one line more per line of a `YXNBEST` search, and, when Yixin-Board asked for them
+//! (`INFO show_detail`), the realtime lines a search writes as it deepens
+//! ([`Replies::progress`]). Two kinds of reply are `MESSAGE` lines and nothing else, as
+//! Yixin-Board, the only manager to ask for them, reads them as they come: the
+//! `YXSHOWINFO` limits and Yixin's swap2 dialogue.
+//! Lines end in `\n` only (liskvork rejects a `\r`) and are flushed one by one, since
+//! managers wait for each answer. Free text is flattened onto one line, so no reply can
+//! ever turn into two answers.
+
+use std::fmt::Write as _;
+use std::io::Write;
+
+use crate::session::SessionError;
+use hoshi::board::Pos;
+use hoshi::levels::Report;
+use hoshi::search::{Progress, mate_in};
+
+/// One answer to one request.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reply {
+    Ok,
+    /// A refused request: `ERROR` and the error's message.
+    Error(SessionError),
+    Unknown(String),
+    /// A move, with a notice for the user (a setting that failed) and the level's report
+    /// shown on one `MESSAGE` line before it.
+    Move {
+        pos: Pos,
+        notice: Option<String>,
+        report: Option<Report>,
+    },
+    /// Several stones on one line (the swap2 opening, a balancing pair).
+    Stones(Vec<Pos>),
+    /// `SWAP`: in swap2, take black.
+    Swap,
+    /// Yixin's swap2 dialogue (`YXSWAP2STEP1`..`3`), all on `MESSAGE SWAP2` lines as
+    /// Yixin-Board reads them: the stones placed, numbered from `first` (the stone's
+    /// number in the game)...
+    YixinSwap2Stones {
+        first: usize,
+        stones: Vec<Pos>,
+    },
+    /// ... or whether we take black after three stones (`SWAP1`) or five (`SWAP2`).
+    YixinSwap2Choice {
+        stones: usize,
+        take_black: bool,
+    },
+    /// `YXSHOWINFO`: the most threads, and log2 of the largest table in KiB.
+    ShowInfo {
+        max_threads: usize,
+        max_hash_log2: u32,
+    },
+    /// The `ABOUT` line.
+    About,
+    /// `YXSHOWFORBID`: black's forbidden points.
+    Forbid(Vec<Pos>),
+}
+
+impl Reply {
+    /// The lines of this reply, in order, without line terminators.
+    #[must_use]
+    pub fn lines(&self) -> Vec<String> {
+        match self {
+            Reply::Ok => vec!["OK".into()],
+            Reply::Error(e) => vec![format!("ERROR {}", some_text(&e.to_string()))],
+            Reply::Unknown(text) => vec![format!("UNKNOWN {}", some_text(text))],
+            Reply::Move {
+                pos,
+                notice,
+                report,
+            } => {
+                let parts: Vec<String> = notice
+                    .iter()
+                    .cloned()
+                    .chain(report.iter().map(report_text))
+                    .collect();
+                let mut lines = Vec::new();
+                if !parts.is_empty() {
+                    lines.push(format!("MESSAGE {}", one_line(&parts.join("; "))));
+                }
+                if let Some(r) = report.as_ref().filter(|r| r.search.lines.len() > 1) {
+                    lines.extend(r.search.lines.iter().enumerate().map(|(k, line)| {
+                        let pv: Vec<String> = line.pv.iter().map(Pos::to_string).collect();
+                        format!(
+                            "MESSAGE ({}) eval {} pv {}",
+                            k + 1,
+                            eval_text(line.score),
+                            pv.join(" ")
+                        )
+                    }));
+                }
+                lines.push(pos.to_string());
+                lines
+            }
+            Reply::Swap => vec!["SWAP".into()],
+            // Yixin-Board reads `MOVEn a b` into its (row, column), which is our (x, y).
+            Reply::YixinSwap2Stones { first, stones } => stones
+                .iter()
+                .enumerate()
+                .map(|(k, p)| format!("MESSAGE SWAP2 MOVE{} {} {}", first + k, p.x, p.y))
+                .collect(),
+            Reply::YixinSwap2Choice { stones, take_black } => vec![format!(
+                "MESSAGE SWAP2 SWAP{} {}",
+                if *stones == 3 { 1 } else { 2 },
+                if *take_black { "YES" } else { "NO" }
+            )],
+            Reply::ShowInfo {
+                max_threads,
+                max_hash_log2,
+            } => vec![
+                format!("MESSAGE INFO MAX_THREAD_NUM {max_threads}"),
+                format!("MESSAGE INFO MAX_HASH_SIZE {max_hash_log2}"),
+            ],
+            Reply::Stones(stones) => {
+                let text: Vec<String> = stones.iter().map(Pos::to_string).collect();
+                vec![text.join(" ")]
+            }
+            Reply::About => vec![format!(
+                "name=\"Hoshi\", version=\"{}\", author=\"Hoshi developers\"",
+                env!("CARGO_PKG_VERSION")
+            )],
+            Reply::Forbid(points) => {
+                let list: String = points
+                    .iter()
+                    .map(|p| format!("{:02}{:02}", p.x, p.y))
+                    .collect();
+                vec![format!("FORBID {list}.")]
+            }
+        }
+    }
+}
+
+/// The text of a report on its `MESSAGE` line: `[strength S] depth D eval E nodes N speed
+/// Kk/s time Tms pv MOVES [pick P]`, the evaluation as `+M<n>`/`-M<n>` for a win/loss in n
+/// plies.
+fn report_text(report: &Report) -> String {
+    let r = &report.search;
+    let mut text = String::new();
+    if let Some(strength) = report.strength {
+        let _ = write!(text, "strength {strength} ");
+    }
+    let _ = write!(
+        text,
+        "depth {} eval {} nodes {} speed {}k/s time {}ms pv",
+        r.depth,
+        eval_text(r.score),
+        r.nodes,
+        r.speed() / 1000,
+        r.elapsed.as_millis()
+    );
+    for p in &r.pv {
+        let _ = write!(text, " {p}");
+    }
+    if let Some(pick) = report.pick {
+        let _ = write!(text, " pick {pick}");
+    }
+    text
+}
+
+/// A score as reports show it: `+M<n>`/`-M<n>` for a win/loss in n plies.
+fn eval_text(score: i32) -> String {
+    match mate_in(score) {
+        Some(n) if n > 0 => format!("+M{n}"),
+        Some(n) => format!("-M{}", -n),
+        None => score.to_string(),
+    }
+}
+
+/// The realtime lines Yixin-Board reads after an iteration, as Rapfi writes them: clear
+/// the marks of the moves being searched, mark each line proved lost, mark the best move.
+fn realtime_lines(progress: &Progress) -> Vec<String> {
+    let mut lines = vec!["MESSAGE REALTIME REFRESH".to_string()];
+    for line in &progress.lines {
+        if mate_in(line.score).is_some_and(|n| n < 0) {
+            lines.push(format!("MESSAGE REALTIME LOST {}", line.mv));
+        }
+    }
+    if let Some(best) = progress.lines.first() {
+        lines.push(format!("MESSAGE REALTIME BEST {}", best.mv));
+    }
+    lines
+}
+
+/// `text` with control characters (line breaks included) turned into spaces, trimmed.
+fn one_line(text: &str) -> String {
+    let flat: String = text
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    flat.trim().to_string()
+}
+
+/// Like [`one_line`], but never empty: managers need text after `ERROR `.
+fn some_text(text: &str) -> String {
+    let flat = one_line(text);
+    if flat.is_empty() { "-".into() } else { flat }
+}
+
+/// Writes replies, one flushed line at a time.
+pub struct Replies<W: Write> {
+    out: W,
+}
+
+impl<W: Write> Replies<W> {
+    pub fn new(out: W) -> Replies<W> {
+        Replies { out }
+    }
+
+    /// Writes every line of `reply`. A failed write (the manager closed the pipe) is only
+    /// logged: nobody is left to tell, and the engine leaves at end of input anyway.
+    pub fn send(&mut self, reply: &Reply) {
+        for line in reply.lines() {
+            self.write(&line);
+        }
+    }
+
+    /// Writes the realtime lines of a search's `progress` (only while a move is being
+    /// searched, so they come before its answer).
+    pub fn progress(&mut self, progress: &Progress) {
+        for line in realtime_lines(progress) {
+            self.write(&line);
+        }
+    }
+
+    fn write(&mut self, line: &str) {
+        log::debug!("> {line}");
+        if let Err(e) = writeln!(self.out, "{line}").and_then(|()| self.out.flush()) {
+            log::warn!("cannot write a reply: {e}");
+        }
+    }
+
+    /// What was written, for tests.
+    #[cfg(test)]
+    pub fn output(&self) -> &W {
+        &self.out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use hoshi::levels::Strength;
+    use hoshi::search::alphabeta::WIN;
+    use hoshi::search::{Line, SearchResult};
+    use hoshi_protocol::Command;
+
+    #[test]
+    fn replies_are_single_lines_of_the_allowed_forms() {
+        let p = Pos::new(9, 12);
+        assert_eq!(Reply::Ok.lines(), ["OK"]);
+        assert_eq!(
+            Reply::Error(SessionError::NoGame).lines(),
+            ["ERROR no game started: send START first"]
+        );
+        // Quoted input cannot break the line.
+        let e = "TURN a\r\nb".parse::<Command>().unwrap_err();
+        assert_eq!(
+            Reply::Error(SessionError::Parse(e)).lines(),
+            ["ERROR TURN expects numbers separated by commas (e.g. TURN 7,7), got 'a  b'"]
+        );
+        assert_eq!(Reply::Unknown(String::new()).lines(), ["UNKNOWN -"]);
+        assert_eq!(
+            Reply::Move {
+                pos: p,
+                notice: None,
+                report: None
+            }
+            .lines(),
+            ["9,12"]
+        );
+        assert_eq!(
+            Reply::Stones(vec![Pos::new(7, 7), Pos::new(8, 6)]).lines(),
+            ["7,7 8,6"]
+        );
+    }
+
+    fn report(score: i32, strength: Option<Strength>, pick: Option<Pos>) -> Report {
+        Report {
+            search: SearchResult {
+                best: Pos::new(7, 7),
+                score,
+                depth: 5,
+                nodes: 123_456,
+                pv: vec![Pos::new(7, 7), Pos::new(8, 8)],
+                elapsed: Duration::from_millis(250),
+                lines: Vec::new(),
+            },
+            strength,
+            pick,
+        }
+    }
+
+    #[test]
+    fn a_move_is_preceded_by_its_report_on_one_message_line() {
+        let at = |report| {
+            Reply::Move {
+                pos: Pos::new(7, 7),
+                notice: None,
+                report: Some(report),
+            }
+            .lines()
+        };
+        assert_eq!(
+            at(report(-35, None, None)),
+            [
+                "MESSAGE depth 5 eval -35 nodes 123456 speed 493k/s time 250ms pv 7,7 8,8",
+                "7,7"
+            ]
+        );
+        let graded = at(report(0, Strength::new(40), Some(Pos::new(6, 6))));
+        assert_eq!(
+            graded[0],
+            "MESSAGE strength 40 depth 5 eval 0 nodes 123456 speed 493k/s time 250ms pv 7,7 \
+             8,8 pick 6,6"
+        );
+        // Mates count plies: won in 3, lost in 4.
+        assert!(at(report(WIN - 3, None, None))[0].contains(" eval +M3 "));
+        assert!(at(report(4 - WIN, None, None))[0].contains(" eval -M4 "));
+    }
+
+    #[test]
+    fn realtime_lines_refresh_mark_the_lost_lines_and_then_the_best() {
+        let line = |x, score| Line {
+            mv: Pos::new(x, 7),
+            score,
+            pv: vec![Pos::new(x, 7)],
+        };
+        let progress = Progress {
+            depth: 9,
+            lines: vec![line(7, 12), line(8, -(WIN - 6))],
+            elapsed: Duration::from_millis(300),
+        };
+        assert_eq!(
+            realtime_lines(&progress),
+            [
+                "MESSAGE REALTIME REFRESH",
+                "MESSAGE REALTIME LOST 8,7",
+                "MESSAGE REALTIME BEST 7,7"
+            ]
+        );
+    }
+
+    #[test]
+    fn yixin_swap2_and_showinfo_answer_on_message_lines_only() {
+        let moves = Reply::YixinSwap2Stones {
+            first: 4,
+            stones: vec![Pos::new(6, 6), Pos::new(10, 9)],
+        };
+        assert_eq!(
+            moves.lines(),
+            ["MESSAGE SWAP2 MOVE4 6 6", "MESSAGE SWAP2 MOVE5 10 9"]
+        );
+        let choice = |stones, take_black| Reply::YixinSwap2Choice { stones, take_black }.lines();
+        assert_eq!(choice(3, true), ["MESSAGE SWAP2 SWAP1 YES"]);
+        assert_eq!(choice(5, false), ["MESSAGE SWAP2 SWAP2 NO"]);
+        assert_eq!(Reply::Swap.lines(), ["SWAP"]);
+        let info = Reply::ShowInfo {
+            max_threads: 64,
+            max_hash_log2: 22,
+        };
+        assert_eq!(
+            info.lines(),
+            [
+                "MESSAGE INFO MAX_THREAD_NUM 64",
+                "MESSAGE INFO MAX_HASH_SIZE 22"
+            ]
+        );
+    }
+
+    #[test]
+    fn forbid_lists_two_digit_pairs_and_ends_with_a_dot() {
+        let list = Reply::Forbid(vec![Pos::new(9, 12), Pos::new(10, 11)]);
+        assert_eq!(list.lines(), ["FORBID 09121011."]);
+        assert_eq!(Reply::Forbid(vec![]).lines(), ["FORBID ."]);
+    }
+
+    #[test]
+    fn about_names_the_engine_and_its_version() {
+        let line = &Reply::About.lines()[0];
+        assert!(line.starts_with("name=\"Hoshi\", version=\""), "{line}");
+        assert!(line.contains(env!("CARGO_PKG_VERSION")));
+    }
+
+    #[test]
+    fn the_writer_ends_lines_with_lf_only() {
+        let mut w = Replies::new(Vec::new());
+        w.send(&Reply::Move {
+            pos: Pos::new(1, 2),
+            notice: None,
+            report: None,
+        });
+        w.send(&Reply::Ok);
+        assert_eq!(w.output(), b"1,2\nOK\n");
+    }
+}
