@@ -9,11 +9,13 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
 use clap::Args;
+use serde::Serialize;
 
-use super::game::{Game, color_name};
+use super::game::{Game, Outcome, color_name};
 use super::picture::{self, ColorChoice};
 use super::record::{self, RecordError};
-use super::{Budget, Size};
+use super::{Size, ThinkArgs};
+use hoshi::board::Pos;
 use hoshi::eval::Evaluator;
 use hoshi::notation;
 use hoshi::rules::Rule;
@@ -33,7 +35,7 @@ pub struct AnalyseArgs {
     #[arg(long, default_value = "15")]
     pub size: Size,
     #[command(flatten)]
-    pub budget: Budget,
+    pub budget: ThinkArgs,
     /// How many best moves to list, each searched to the same depth.
     #[arg(long, default_value_t = 3, value_name = "N",
           value_parser = clap::value_parser!(u16).range(1..=64))]
@@ -149,15 +151,14 @@ fn text(game: &Game, result: Option<&SearchResult>, paint: bool) -> String {
     out
 }
 
-fn names(points: &[hoshi::board::Pos]) -> String {
-    let names: Vec<String> = points.iter().map(|&p| notation::name(p)).collect();
-    names.join(" ")
+fn names(points: &[Pos]) -> String {
+    point_names(points).join(" ")
 }
 
 /// The analysis as one JSON object. Points are strings in [`hoshi::notation`]; `score` is
 /// for the side to move, in the search's units; `mate` is the plies to the five
 /// (positive: the side to move wins) or `null`; `result` is set, and the search fields
-/// are `null`, when the game is already over.
+/// are `null`, when the game is already over. The fields come in the order shown.
 ///
 /// ```json
 /// {"rule":"renju","width":15,"height":15,"moves":["h8","i9"],"to_move":"black",
@@ -168,90 +169,72 @@ fn names(points: &[hoshi::board::Pos]) -> String {
 #[must_use]
 pub fn json(game: &Game, result: Option<&SearchResult>) -> String {
     let board = game.board();
-    let list = |points: &[hoshi::board::Pos]| {
-        let items: Vec<String> = points.iter().map(|&p| quote(&notation::name(p))).collect();
-        format!("[{}]", items.join(","))
-    };
-    let moves: Vec<hoshi::board::Pos> = board.history().iter().map(|&(p, _)| p).collect();
-    let mate = |score: i32| mate_in(score).map_or("null".to_string(), |m| m.to_string());
-    let mut fields = vec![
-        ("rule", quote(&game.rule().to_string())),
-        ("width", board.width().to_string()),
-        ("height", board.height().to_string()),
-        ("moves", list(&moves)),
-        ("to_move", quote(color_name(game.to_move()))),
-        ("forbidden", list(&game.forbidden_points())),
-        (
-            "result",
-            game.outcome()
-                .map_or("null".to_string(), |o| quote(&o.to_string())),
-        ),
-        (
-            "winner",
-            game.outcome()
-                .and_then(|o| o.winner())
-                .map_or("null".to_string(), |c| quote(color_name(c))),
-        ),
-    ];
-    let null = || "null".to_string();
-    fields.extend(match result {
-        Some(r) => {
-            let lines: Vec<String> = r
-                .lines
+    let moves: Vec<Pos> = board.history().iter().map(|&(p, _)| p).collect();
+    let analysis = Analysis {
+        rule: game.rule().to_string(),
+        width: board.width(),
+        height: board.height(),
+        moves: point_names(&moves),
+        to_move: color_name(game.to_move()),
+        forbidden: point_names(&game.forbidden_points()),
+        result: game.outcome().map(ToString::to_string),
+        winner: game.outcome().and_then(Outcome::winner).map(color_name),
+        best: result.map(|r| notation::name(r.best)),
+        score: result.map(|r| r.score),
+        mate: result.and_then(|r| mate_in(r.score)),
+        depth: result.map(|r| r.depth),
+        nodes: result.map(|r| r.nodes),
+        time_ms: result.map(|r| r.elapsed.as_millis()),
+        pv: result.map_or_else(Vec::new, |r| point_names(&r.pv)),
+        lines: result.map_or_else(Vec::new, |r| {
+            r.lines
                 .iter()
-                .map(|l| {
-                    format!(
-                        "{{\"move\":{},\"score\":{},\"mate\":{},\"pv\":{}}}",
-                        quote(&notation::name(l.mv)),
-                        l.score,
-                        mate(l.score),
-                        list(&l.pv)
-                    )
+                .map(|l| AnalysedMove {
+                    mv: notation::name(l.mv),
+                    score: l.score,
+                    mate: mate_in(l.score),
+                    pv: point_names(&l.pv),
                 })
-                .collect();
-            [
-                ("best", quote(&notation::name(r.best))),
-                ("score", r.score.to_string()),
-                ("mate", mate(r.score)),
-                ("depth", r.depth.to_string()),
-                ("nodes", r.nodes.to_string()),
-                ("time_ms", r.elapsed.as_millis().to_string()),
-                ("pv", list(&r.pv)),
-                ("lines", format!("[{}]", lines.join(","))),
-            ]
-        }
-        None => [
-            ("best", null()),
-            ("score", null()),
-            ("mate", null()),
-            ("depth", null()),
-            ("nodes", null()),
-            ("time_ms", null()),
-            ("pv", "[]".to_string()),
-            ("lines", "[]".to_string()),
-        ],
-    });
-    let body: Vec<String> = fields
-        .iter()
-        .map(|(k, v)| format!("{}:{v}", quote(k)))
-        .collect();
-    format!("{{{}}}", body.join(","))
+                .collect()
+        }),
+    };
+    // Strings, numbers, options and vectors only: nothing here can fail to serialize.
+    serde_json::to_string(&analysis).expect("the analysis serializes")
 }
 
-/// `s` as a JSON string.
-fn quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if u32::from(c) < 0x20 => out.push_str(&format!("\\u{:04x}", u32::from(c))),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+/// [`json`]'s object, its fields in the order written.
+#[derive(Serialize)]
+struct Analysis {
+    rule: String,
+    width: u8,
+    height: u8,
+    moves: Vec<String>,
+    to_move: &'static str,
+    forbidden: Vec<String>,
+    result: Option<String>,
+    winner: Option<&'static str>,
+    best: Option<String>,
+    score: Option<i32>,
+    mate: Option<i32>,
+    depth: Option<u32>,
+    nodes: Option<u64>,
+    time_ms: Option<u128>,
+    pv: Vec<String>,
+    lines: Vec<AnalysedMove>,
+}
+
+/// One root move of [`Analysis`]'s multi-PV list.
+#[derive(Serialize)]
+struct AnalysedMove {
+    #[serde(rename = "move")]
+    mv: String,
+    score: i32,
+    mate: Option<i32>,
+    pv: Vec<String>,
+}
+
+fn point_names(points: &[Pos]) -> Vec<String> {
+    points.iter().map(|&p| notation::name(p)).collect()
 }
 
 #[cfg(test)]
@@ -273,19 +256,77 @@ mod tests {
         assert_eq!(mate_in(WIN_MIN - 1), None);
     }
 
+    /// The object's fields, their order and their values are fixed: scripts read them.
     #[test]
-    fn json_strings_are_escaped_and_a_finished_game_has_no_search() {
-        assert_eq!(quote("a\"b\\c\n"), "\"a\\\"b\\\\c\\u000a\"");
+    fn a_finished_game_has_no_search_and_the_fields_keep_their_order() {
         let game = record::parse(
             "a1a2b1b2c1c2d1d2e1",
             Board::new(15, 15).unwrap(),
             Rule::Freestyle,
         )
         .unwrap();
-        let value: serde_json::Value = serde_json::from_str(&json(&game, None)).unwrap();
-        assert_eq!(value["winner"], "black");
-        assert_eq!(value["result"], "black wins with a1b1c1d1e1");
-        assert!(value["best"].is_null() && value["lines"].as_array().unwrap().is_empty());
-        assert_eq!(value["moves"].as_array().unwrap().len(), 9);
+        assert_eq!(
+            json(&game, None),
+            concat!(
+                r#"{"rule":"freestyle","width":15,"height":15,"#,
+                r#""moves":["a1","a2","b1","b2","c1","c2","d1","d2","e1"],"to_move":"white","#,
+                r#""forbidden":[],"result":"black wins with a1b1c1d1e1","winner":"black","#,
+                r#""best":null,"score":null,"mate":null,"depth":null,"nodes":null,"#,
+                r#""time_ms":null,"pv":[],"lines":[]}"#
+            )
+        );
+    }
+
+    /// A win by fours (i8 the only first move): the fields in order, the mate in plies.
+    #[test]
+    fn a_search_gives_its_move_score_mate_and_lines_in_order() {
+        let game = record::parse(
+            "f8e8g8a1h8o1i6a15i7o15",
+            Board::new(15, 15).unwrap(),
+            Rule::Freestyle,
+        )
+        .unwrap();
+        let mut searcher = Searcher::new(1 << 20);
+        let limits = hoshi::time::Limits {
+            max_depth: Some(3),
+            ..hoshi::time::Limits::default()
+        };
+        let stop = AtomicBool::new(false);
+        let result =
+            searcher.think_lines(game.board(), game.rule(), game.to_move(), &limits, &stop, 2);
+        let text = json(&game, Some(&result));
+        let keys = [
+            "rule",
+            "width",
+            "height",
+            "moves",
+            "to_move",
+            "forbidden",
+            "result",
+            "winner",
+            "best",
+            "score",
+            "mate",
+            "depth",
+            "nodes",
+            "time_ms",
+            "pv",
+            "lines",
+        ];
+        let at: Vec<usize> = keys
+            .iter()
+            .map(|k| text.find(&format!("\"{k}\":")).unwrap_or(usize::MAX))
+            .collect();
+        assert!(at.is_sorted() && at[15] < text.len(), "{text}");
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(
+            (&value["best"], &value["mate"]),
+            (&"i8".into(), &5.into()),
+            "{text}"
+        );
+        assert_eq!(value["score"], WIN - 5);
+        assert_eq!(value["lines"][0]["move"], "i8");
+        assert_eq!(value["lines"][0]["mate"], 5);
+        assert_eq!(value["pv"], value["lines"][0]["pv"]);
     }
 }

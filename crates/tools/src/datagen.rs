@@ -31,7 +31,7 @@ use hoshi::rules::{Rule, Verdict};
 use hoshi::search::{SearchResult, Searcher};
 use hoshi::time::Limits;
 
-use super::games::{self, GameRecord, Header, Score};
+use super::selfplay::{self, Header, Score, SelfPlayGame};
 
 /// Nodes of the search that judges whether a random opening is balanced.
 pub const OPENING_NODES: u64 = 3_000;
@@ -44,7 +44,7 @@ const TT_BYTES: usize = 8 << 20;
 #[derive(Debug, Args)]
 pub struct DatagenArgs {
     /// The rule: freestyle, standard, renju, caro, caro-exact, or its `INFO rule` code.
-    #[arg(long, value_parser = parse_rule, default_value = "freestyle")]
+    #[arg(long, default_value = "freestyle")]
     pub rule: Rule,
     /// Board side.
     #[arg(long, value_name = "N", default_value_t = 15)]
@@ -61,17 +61,6 @@ pub struct DatagenArgs {
     /// The game file, created or continued.
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
-}
-
-/// A rule by name or by `INFO rule` code.
-pub fn parse_rule(s: &str) -> Result<Rule, String> {
-    Rule::ALL
-        .into_iter()
-        .find(|r| r.to_string() == s.to_ascii_lowercase())
-        .or_else(|| s.parse().ok().and_then(Rule::from_code))
-        .ok_or_else(|| {
-            format!("'{s}' is no rule: freestyle, standard, renju, caro, caro-exact, or a code")
-        })
 }
 
 /// Runs `datagen`: plays the missing games and appends them to the file.
@@ -101,8 +90,8 @@ pub fn run(args: &DatagenArgs, seed: u64, eval: &Evaluator) -> Result<(), String
         .map_err(|e| format!("cannot append to {}: {e}", args.out.display()))?;
     let next = AtomicUsize::new(done);
     let failed = AtomicBool::new(false);
-    let (tx, rx) = channel::<(usize, GameRecord)>();
-    let progress = Progress::new(done, args.games);
+    let (tx, rx) = channel::<(usize, SelfPlayGame)>();
+    let progress = ProgressMeter::new(done, args.games);
     let mut tally = [0usize; 3];
     let result = thread::scope(|s| {
         for _ in 0..args.threads.clamp(1, args.games - done) {
@@ -164,11 +153,11 @@ fn open_or_resume(args: &DatagenArgs, header: &Header) -> Result<usize, String> 
     let path = &args.out;
     let len = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
     if len == 0 {
-        games::create(path, header)
+        selfplay::create(path, header)
             .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
         return Ok(0);
     }
-    let contents = games::read(path)?;
+    let contents = selfplay::read(path)?;
     if contents.header != *header {
         return Err(format!(
             "{} was made with other settings ({:?}); resume with the same --rule, --size, \
@@ -264,13 +253,13 @@ fn opening(header: &Header, rng: &mut Rng, judge: &mut Searcher) -> Board {
 }
 
 /// Plays game `index` of the run: `players[0]` has black.
-fn play(header: &Header, index: usize, players: &mut [Searcher; 2]) -> GameRecord {
+fn play(header: &Header, index: usize, players: &mut [Searcher; 2]) -> SelfPlayGame {
     let mut rng = game_rng(header.seed, index);
     let mut board = opening(header, &mut rng, &mut players[0]);
     for p in players.iter_mut() {
         p.clear();
     }
-    let mut game = GameRecord {
+    let mut game = SelfPlayGame {
         opening: board.history().iter().map(|&(p, _)| p).collect(),
         moves: Vec::new(),
         winner: None,
@@ -303,7 +292,7 @@ fn play(header: &Header, index: usize, players: &mut [Searcher; 2]) -> GameRecor
 /// Written by hand rather than with indicatif: its styles key a std `HashMap` by `RandomState`,
 /// which makes the Windows .exe import `bcryptprimitives.dll`, and Wine 8.0, on which Linux
 /// users run Piskvork, has no such DLL, so the engine would not start there at all.
-struct Progress {
+struct ProgressMeter {
     terminal: bool,
     start: Instant,
     shown: std::cell::Cell<Instant>,
@@ -311,10 +300,10 @@ struct Progress {
     total: usize,
 }
 
-impl Progress {
-    fn new(done: usize, total: usize) -> Progress {
+impl ProgressMeter {
+    fn new(done: usize, total: usize) -> ProgressMeter {
         let start = Instant::now();
-        Progress {
+        ProgressMeter {
             terminal: std::io::stderr().is_terminal(),
             start,
             shown: std::cell::Cell::new(start),
@@ -371,12 +360,27 @@ mod tests {
         }
     }
 
+    /// Rules are read as `play` and `analyse` read them: by name in any case, or by code.
     #[test]
     fn rules_parse_by_name_and_code() {
-        assert_eq!(parse_rule("renju"), Ok(Rule::Renju));
-        assert_eq!(parse_rule("Caro-Exact"), Ok(Rule::CaroExact));
-        assert_eq!(parse_rule("1"), Ok(Rule::Standard));
-        assert!(parse_rule("go").is_err());
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            args: DatagenArgs,
+        }
+        let rule = |s: &str| {
+            <Cli as clap::Parser>::try_parse_from([
+                "datagen", "--games", "1", "--out", "x", "--rule", s,
+            ])
+            .map(|c| c.args.rule)
+        };
+        assert_eq!(rule("renju").ok(), Some(Rule::Renju));
+        assert_eq!(rule("Caro-Exact").ok(), Some(Rule::CaroExact));
+        assert_eq!(rule("1").ok(), Some(Rule::Standard));
+        assert!(rule("go").is_err());
+        let default =
+            <Cli as clap::Parser>::try_parse_from(["datagen", "--games", "1", "--out", "x"]);
+        assert_eq!(default.ok().map(|c| c.args.rule), Some(Rule::Freestyle));
     }
 
     /// Same seed, same file, on one thread or two and across a resume after a torn write.
@@ -393,14 +397,14 @@ mod tests {
         let f = OpenOptions::new().write(true).open(&two).unwrap();
         f.set_len(len - 3).unwrap();
         drop(f);
-        assert_eq!(games::read(&two).unwrap().games.len(), 1);
+        assert_eq!(selfplay::read(&two).unwrap().games.len(), 1);
         run(&args(two.clone(), 4, 2), 7, &eval).unwrap();
         let (a, b) = (std::fs::read(&one).unwrap(), std::fs::read(&two).unwrap());
         assert_eq!(
             a, b,
             "the same games whatever the threads and interruptions"
         );
-        let c = games::read(&one).unwrap();
+        let c = selfplay::read(&one).unwrap();
         assert_eq!((c.games.len(), c.torn), (4, 0));
         for g in &c.games {
             assert!((2..=5).contains(&g.opening.len()));

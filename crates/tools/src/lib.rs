@@ -1,18 +1,20 @@
 //! Tools behind subcommands (not protocol mode): they may write to stdout and stderr.
 //!
-//! [`matches`] plays and rates engines; [`datagen`] writes self-play [`games`] that
-//! [`train`] fits the evaluation to; [`play`] and [`analyse`] serve a person at a terminal,
+//! [`matches`](mod@matches) plays and rates engines; [`datagen`] writes [`selfplay`] game
+//! files that [`train`] fits the evaluation and, through [`policy_fit`], the move prior to
+//! (both by the descent in [`fit`]); [`play`] and [`analyse`] serve a person at a terminal,
 //! on a [`game::Game`] drawn by [`picture`] and kept in files by [`record`].
 
 pub mod analyse;
 pub mod datagen;
+pub mod fit;
 pub mod game;
-pub mod games;
 pub mod matches;
 pub mod picture;
 pub mod play;
 pub mod policy_fit;
 pub mod record;
+pub mod selfplay;
 pub mod train;
 
 use std::fmt;
@@ -89,10 +91,10 @@ impl FromStr for Size {
 
 /// How long Hoshi thinks about a move, for the tools (the protocol's INFO settings' twin).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Args)]
-pub struct Budget {
+pub struct ThinkArgs {
     /// Thinking time per move, in seconds (decimals allowed). Hoshi answers within it, as
-    /// under a manager's `timeout_turn`: it uses most of it, unless it finds a forced win. Default: 5, unless --depth or
-    /// --nodes bounds the search instead.
+    /// under a manager's `timeout_turn`: it uses most of it, unless it finds a forced win.
+    /// Default: 5, unless --depth or --nodes bounds the search instead.
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub time: Option<f64>,
     /// Deepest iteration of the search.
@@ -103,7 +105,7 @@ pub struct Budget {
     pub nodes: Option<u64>,
 }
 
-impl Budget {
+impl ThinkArgs {
     /// The limits of a search that starts now, through the protocol's own clock rules.
     #[must_use]
     pub fn limits(&self) -> Limits {
@@ -174,23 +176,23 @@ mod tests {
 
     #[test]
     fn the_budget_is_a_turn_limit_unless_only_depth_or_nodes_is_given() {
-        let default = Budget::default().limits();
+        let default = ThinkArgs::default().limits();
         assert!(default.deadline.is_some() && default.max_depth.is_none());
-        let by_depth = Budget {
+        let by_depth = ThinkArgs {
             depth: Some(6),
-            ..Budget::default()
+            ..ThinkArgs::default()
         };
         let limits = by_depth.limits();
         assert_eq!((limits.deadline, limits.max_depth), (None, Some(6)));
         assert_eq!(by_depth.describe(), "depth 6");
-        let both = Budget {
+        let both = ThinkArgs {
             time: Some(0.5),
             nodes: Some(1000),
-            ..Budget::default()
+            ..ThinkArgs::default()
         };
         assert!(both.limits().deadline.is_some());
         assert_eq!(both.describe(), "0.5 s, 1000 nodes");
-        assert_eq!(Budget::default().describe(), "5 s");
+        assert_eq!(ThinkArgs::default().describe(), "5 s");
         assert!(parse_seconds("-1").is_err() && parse_seconds("NaN").is_err());
     }
 }

@@ -17,7 +17,7 @@ use super::analyse::describe_score;
 use super::game::{Game, MoveError, color_name, foul_name};
 use super::picture::{self, ColorChoice};
 use super::record::{self, RecordError};
-use super::{Budget, Size};
+use super::{Size, ThinkArgs};
 use hoshi::board::{Board, Color, Pos};
 use hoshi::levels::{Context, Level, Strength};
 use hoshi::notation::{self, NotationError};
@@ -45,7 +45,7 @@ pub struct PlayArgs {
     #[arg(long, value_enum, default_value_t = First::You)]
     pub first: First,
     #[command(flatten)]
-    pub budget: Budget,
+    pub budget: ThinkArgs,
     /// Start from the position in a PSQ or pos file (its moves alternate from black).
     #[arg(long, value_name = "FILE")]
     pub load: Option<String>,
@@ -118,7 +118,7 @@ struct Play<W: Write> {
     game: Game,
     human: Color,
     opponent: Opponent,
-    budget: Budget,
+    budget: ThinkArgs,
     rng: Rng,
     searcher: Searcher,
     stop: AtomicBool,
@@ -438,7 +438,7 @@ mod tests {
             rule: Rule::Freestyle,
             size: "9".parse().unwrap(),
             first,
-            budget: Budget::default(),
+            budget: ThinkArgs::default(),
             load: None,
             color: ColorChoice::Never,
         };

@@ -1,4 +1,5 @@
-//! Fits the move prior ([`Policy`]) to the moves the self-play searches chose.
+//! Fits the move prior ([`Policy`](hoshi::eval::Policy)) to the moves the self-play
+//! searches chose.
 //!
 //! At every quiet position of a game (neither side has a five or open-four point, the
 //! opponent no open three to answer: where the search orders every candidate by the prior),
@@ -8,7 +9,7 @@
 //! to the starting (hand-set) prior on the same positions, so the learned tables keep its
 //! units, and with them their balance against the killer and history bonuses.
 
-use super::train::{FitConfig, best_scale, descend};
+use super::fit::{FitConfig, best_scale, descend};
 use hoshi::board::{Color, Pos};
 use hoshi::eval::policy::PolicyTable;
 use hoshi::pattern::{PCODE_COUNT, PatternBoard, Threat};

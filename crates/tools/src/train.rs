@@ -26,8 +26,9 @@ use hoshi::pattern::{PCODE_COUNT, PatternBoard};
 use hoshi::rng::Rng;
 use hoshi::rules::{Rule, Verdict};
 
-use super::games::{self, GameRecord, Score};
+use super::fit::{FitConfig, best_scale, cross_entropy, descend, sigmoid};
 use super::policy_fit::{self, Choices};
+use super::selfplay::{self, Score, SelfPlayGame};
 
 /// Options of `pbrain-hoshi train` (the global --seed seeds the split and the order).
 #[derive(Debug, Args)]
@@ -209,18 +210,6 @@ impl Samples {
     }
 }
 
-/// The logistic function.
-#[must_use]
-pub fn sigmoid(x: f64) -> f64 {
-    1.0 / (1.0 + (-x).exp())
-}
-
-/// Cross-entropy of predicting `p` for a target `y`, safe at 0 and 1.
-fn cross_entropy(p: f64, y: f64) -> f64 {
-    let p = p.clamp(1e-12, 1.0 - 1e-12);
-    -(y * p.ln() + (1.0 - y) * (1.0 - p).ln())
-}
-
 /// The K minimising the cross-entropy of `sigmoid(eval / K)` to `results` (Texel's scale),
 /// over 10..100000.
 #[must_use]
@@ -232,50 +221,6 @@ pub fn fit_k(evals: &[f64], results: &[f64]) -> f64 {
             .map(|(&e, &r)| cross_entropy(sigmoid(e / k), r))
             .sum::<f64>()
     })
-}
-
-/// The scale in `lo..hi` minimising `loss` (one minimum assumed), by golden-section search
-/// on its logarithm, `iterations` steps.
-#[must_use]
-pub fn best_scale(lo: f64, hi: f64, iterations: usize, loss: impl Fn(f64) -> f64) -> f64 {
-    let (mut a, mut b) = (lo.ln(), hi.ln());
-    let g = (5f64.sqrt() - 1.0) / 2.0;
-    for _ in 0..iterations {
-        let (c, d) = (b - g * (b - a), a + g * (b - a));
-        if loss(c.exp()) < loss(d.exp()) {
-            b = d;
-        } else {
-            a = c;
-        }
-    }
-    ((a + b) / 2.0).exp()
-}
-
-/// How to fit.
-#[derive(Clone, Copy, Debug)]
-pub struct FitConfig {
-    /// The logistic scale: `K` for the evaluation (win probability `sigmoid(eval / K)`),
-    /// the temperature `S` for the move prior (logit `prior / S`).
-    pub scale: f64,
-    pub lr: f64,
-    pub l2: f64,
-    pub epochs: usize,
-    pub batch: usize,
-    pub seed: u64,
-}
-
-impl FitConfig {
-    /// Adam's descent of this fit: the L2 pull is per squared logit unit.
-    #[must_use]
-    pub fn descent(&self) -> Descent {
-        Descent {
-            lr: self.lr,
-            epochs: self.epochs,
-            batch: self.batch,
-            seed: self.seed,
-            reg: 2.0 * self.l2 / (self.scale * self.scale),
-        }
-    }
 }
 
 /// Mean losses after an epoch (epoch 0: the starting tables).
@@ -297,70 +242,6 @@ fn losses(s: &Samples, theta: &[f64], k: f64) -> (f64, f64) {
         n[set] += 1;
     }
     (sum[0] / n[0].max(1) as f64, sum[1] / n[1].max(1) as f64)
-}
-
-/// How Adam descends: the step (decaying linearly to a tenth over the epochs), the passes,
-/// the batch size, the shuffling seed, and the L2 pull towards the starting parameters
-/// (`reg * (theta - init)` added to every batch's gradient).
-#[derive(Clone, Copy, Debug)]
-pub struct Descent {
-    pub lr: f64,
-    pub epochs: usize,
-    pub batch: usize,
-    pub seed: u64,
-    pub reg: f64,
-}
-
-/// Minimises a loss over samples by Adam on mini-batches of the samples not `held_out`,
-/// from `init`. `add_grad(batch, theta, grad)` adds the batch's mean gradient to `grad`;
-/// `losses(theta)` gives the training and held-out losses, passed to `on_epoch` after every
-/// pass (epoch 0: the start). Returns the parameters of the best held-out loss (the
-/// training loss when nothing is held out).
-pub fn descend(
-    init: &[f64],
-    held_out: &[bool],
-    d: &Descent,
-    mut add_grad: impl FnMut(&[usize], &[f64], &mut [f64]),
-    mut losses: impl FnMut(&[f64]) -> (f64, f64),
-    mut on_epoch: impl FnMut(usize, f64, f64),
-) -> Vec<f64> {
-    let mut train: Vec<usize> = (0..held_out.len()).filter(|&i| !held_out[i]).collect();
-    let has_val = train.len() < held_out.len();
-    let mut theta = init.to_vec();
-    let (train0, val0) = losses(&theta);
-    on_epoch(0, train0, val0);
-    let mut best = (if has_val { val0 } else { train0 }, theta.clone());
-    let n = theta.len();
-    let (mut m, mut v, mut grad) = (vec![0.0f64; n], vec![0.0f64; n], vec![0.0f64; n]);
-    let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-8);
-    let mut step = 0i32;
-    let mut rng = Rng::new(d.seed);
-    for epoch in 1..=d.epochs {
-        for i in (1..train.len()).rev() {
-            train.swap(i, rng.below(i + 1));
-        }
-        let lr = d.lr * (1.0 - 0.9 * (epoch - 1) as f64 / d.epochs.max(1) as f64);
-        for batch in train.chunks(d.batch.max(1)) {
-            for (g, (t, t0)) in grad.iter_mut().zip(theta.iter().zip(init)) {
-                *g = d.reg * (t - t0);
-            }
-            add_grad(batch, &theta, &mut grad);
-            step += 1;
-            let (c1, c2) = (1.0 - b1.powi(step), 1.0 - b2.powi(step));
-            for j in 0..n {
-                m[j] = b1 * m[j] + (1.0 - b1) * grad[j];
-                v[j] = b2 * v[j] + (1.0 - b2) * grad[j] * grad[j];
-                theta[j] -= lr * (m[j] / c1) / ((v[j] / c2).sqrt() + eps);
-            }
-        }
-        let (train_loss, val) = losses(&theta);
-        on_epoch(epoch, train_loss, val);
-        let score = if has_val { val } else { train_loss };
-        if score < best.0 {
-            best = (score, theta.clone());
-        }
-    }
-    best.1
 }
 
 /// Fits the parameters to the samples from `init` (also the L2 prior); calls `on_epoch`
@@ -393,8 +274,8 @@ pub fn fit(
     )
 }
 
-/// One replayed position.
-struct Position {
+/// One searched position that [`is_quiet`] keeps, with its labels.
+struct QuietPosition {
     features: Features,
     score: Score,
     /// The game's result for the side to move: 1, 0.5, 0.
@@ -407,7 +288,7 @@ struct Position {
 fn replay(
     rule: Rule,
     size: u8,
-    game: &GameRecord,
+    game: &SelfPlayGame,
     mut visit: impl FnMut(&PatternBoard, Color, Pos, Score),
 ) -> Result<(), String> {
     let side = i64::from(size);
@@ -443,15 +324,15 @@ fn replay(
 fn positions(
     rule: Rule,
     size: u8,
-    game: &GameRecord,
+    game: &SelfPlayGame,
     held_out: bool,
-) -> Result<(Vec<Position>, Choices), String> {
+) -> Result<(Vec<QuietPosition>, Choices), String> {
     let mut out = Vec::new();
     let mut choices = Choices::default();
     let tables = Layout::of(rule).tables;
     replay(rule, size, game, |pb, me, played, score| {
         if is_quiet(pb, me) {
-            out.push(Position {
+            out.push(QuietPosition {
                 features: Features::of(pb, me),
                 score,
                 result: match game.winner {
@@ -512,7 +393,7 @@ fn fit_policy(
 struct RuleData {
     rule: Rule,
     /// The quiet positions, each with whether its game is held out.
-    positions: Vec<(Position, bool)>,
+    positions: Vec<(QuietPosition, bool)>,
     choices: Choices,
 }
 
@@ -534,7 +415,7 @@ pub fn run(args: &TrainArgs, seed: u64) -> Result<(), String> {
     let handset = handset_model(&Weights::default());
     let mut by_rule: Vec<RuleData> = Vec::new();
     for (f, path) in args.inputs.iter().enumerate() {
-        let contents = games::read(path)?;
+        let contents = selfplay::read(path)?;
         let h = contents.header;
         if contents.torn > 0 {
             eprintln!(

@@ -1,4 +1,6 @@
-//! The self-play game file `datagen` appends to and `train` reads.
+//! The self-play game file `datagen` appends to and `train` reads: training data, one
+//! [`SelfPlayGame`] per record. (A game a person plays or analyses is a [`crate::game::Game`],
+//! kept as text by [`crate::record`].)
 //!
 //! A header says what made the games (so a resumed run continues the same stream), then
 //! one record per finished game, appended whole. All integers are little-endian.
@@ -72,9 +74,9 @@ impl Score {
     }
 }
 
-/// One self-play game.
+/// One self-play game: the opening, the searched moves with their scores, the result.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameRecord {
+pub struct SelfPlayGame {
     /// Stones placed before the searches, black first.
     pub opening: Vec<Pos>,
     /// Every searched move with the mover's score.
@@ -128,7 +130,7 @@ impl Header {
     }
 }
 
-impl GameRecord {
+impl SelfPlayGame {
     /// The record's bytes: length, body, checksum.
     #[must_use]
     pub fn to_bytes(&self) -> Vec<u8> {
@@ -155,7 +157,7 @@ impl GameRecord {
     }
 
     /// Parses one record's body (its checksum already checked).
-    fn from_body(b: &[u8]) -> Option<GameRecord> {
+    fn from_body(b: &[u8]) -> Option<SelfPlayGame> {
         let (&n_open, rest) = b.split_first()?;
         let (open, rest) = rest.split_at_checked(2 * usize::from(n_open))?;
         let opening = open.chunks(2).map(|c| Pos::new(c[0], c[1])).collect();
@@ -175,7 +177,7 @@ impl GameRecord {
             [2] => Some(Color::White),
             _ => return None,
         };
-        Some(GameRecord {
+        Some(SelfPlayGame {
             opening,
             moves,
             winner,
@@ -187,7 +189,7 @@ impl GameRecord {
 #[derive(Debug)]
 pub struct Contents {
     pub header: Header,
-    pub games: Vec<GameRecord>,
+    pub games: Vec<SelfPlayGame>,
     /// Bytes up to the end of the last whole record.
     pub valid_len: u64,
     /// Bytes after it: a record torn by an interrupted write (or damage), to be dropped.
@@ -213,7 +215,7 @@ fn parse(bytes: &[u8]) -> Result<Contents, String> {
             let body = bytes.get(at + 4..at + 4 + len)?;
             let crc = bytes.get(at + 4 + len..at + 8 + len)?;
             (crc32fast::hash(body).to_le_bytes() == crc)
-                .then(|| GameRecord::from_body(body))
+                .then(|| SelfPlayGame::from_body(body))
                 .flatten()
                 .map(|g| (g, 8 + len))
         });
@@ -246,8 +248,8 @@ pub fn create(path: &Path, header: &Header) -> io::Result<File> {
 mod tests {
     use super::*;
 
-    fn game(n: u8) -> GameRecord {
-        GameRecord {
+    fn game(n: u8) -> SelfPlayGame {
+        SelfPlayGame {
             opening: vec![Pos::new(7, 7), Pos::new(8, n)],
             moves: vec![
                 (Pos::new(1, 2), Score::Eval(-31_999)),
@@ -259,7 +261,7 @@ mod tests {
         }
     }
 
-    fn file(games: &[GameRecord]) -> Vec<u8> {
+    fn file(games: &[SelfPlayGame]) -> Vec<u8> {
         let header = Header {
             rule: Rule::Renju,
             size: 15,
