@@ -44,12 +44,13 @@ pub struct Cli {
     pub weights: Option<PathBuf>,
 
     #[command(subcommand)]
-    pub command: Option<Command>,
+    pub tool: Option<Tool>,
 }
 
-/// What to run.
+/// What to run instead of the protocol: the subcommands, each a tool of `hoshi-tools` or
+/// the bench.
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub enum Tool {
     /// Speak the Gomocup protocol on stdin/stdout (the default).
     Protocol,
     /// Play a match between two pbrain engines and rate them (the global --seed seeds it).

@@ -6,40 +6,37 @@
 //! 0`) at once; the session ([`session`]) applies the commands in order and is the only
 //! writer of stdout ([`reply`]). The session runs on its own thread with a large stack, for
 //! deep searches. The engine itself is the `hoshi` crate; the tools are `hoshi-tools`.
+//!
+//! The session plays the game; the dialogues beside it (swap2, balancing, Yixin-Board's
+//! analysis and questions) live in `dialogue`. Both work on the same parts (`state`: the
+//! settings and the game in progress) through one prologue for every request that thinks
+//! (`thinking`). Why a request is refused ([`error`]) sits below both the session and the
+//! replies. Imports go one way only: no two of these modules import each other.
 
 pub mod cli;
+mod dialogue;
+pub mod error;
 pub mod logging;
 pub mod reader;
 pub mod reply;
 pub mod session;
+mod state;
+mod thinking;
+
+pub use session::Options;
+
 use std::io;
 use std::sync::Arc;
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::thread;
 use std::time::Duration;
 
-use hoshi::eval::Evaluator;
-use hoshi::levels::{Level, Strength};
-use reader::{Ending, StopControl};
+use reader::{InputEnd, StopControl};
 use session::Session;
 
 /// Stack of the session thread: searches recurse, and Windows gives new threads 1 MiB.
 /// Reserved, not committed, so it costs no memory until used.
 const SESSION_STACK: usize = 64 * 1024 * 1024;
-
-/// Start-up settings for a protocol session.
-#[derive(Clone, Debug)]
-pub struct Options {
-    /// The level played until `INFO level` changes it.
-    pub level: Level,
-    /// Master's strength until `INFO strength` changes it.
-    pub strength: Strength,
-    /// Seed for the random generator, used afresh for every game; a fresh one per game
-    /// when `None`.
-    pub seed: Option<u64>,
-    /// Master's evaluation until `INFO weights` changes it.
-    pub evaluator: Evaluator,
-}
 
 /// How long the process may take, after reading END, to answer what came with it. Managers
 /// allow an engine about half a second to leave (GomocupJudge 0.5 s, Piskvork 0.7 s).
@@ -75,7 +72,7 @@ pub fn run(options: Options) {
     stop.stop_through(u64::MAX);
     drop(tx);
     match ending {
-        Ending::End => {
+        InputEnd::End => {
             log::info!("END");
             if done_rx.recv_timeout(END_GRACE) == Err(RecvTimeoutError::Timeout) {
                 log::warn!("still answering {END_GRACE:?} after END; leaving");
@@ -83,7 +80,7 @@ pub fn run(options: Options) {
             log::logger().flush();
             std::process::exit(0);
         }
-        Ending::Eof => {
+        InputEnd::Eof => {
             log::info!("end of input");
             if session.join().is_err() {
                 log::error!("the session thread panicked");

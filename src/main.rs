@@ -7,12 +7,12 @@ use clap::Parser;
 use hoshi::bench;
 use hoshi::eval::Evaluator;
 use hoshi::levels::{Level, Strength};
-use pbrain_hoshi::cli::{Cli, Command};
+use pbrain_hoshi::cli::{Cli, Tool};
 use pbrain_hoshi::logging;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let protocol_mode = matches!(cli.command, None | Some(Command::Protocol));
+    let protocol_mode = matches!(cli.tool, None | Some(Tool::Protocol));
     if let Err(e) = logging::init(cli.log_file.as_deref()) {
         if protocol_mode {
             // stderr belongs to the manager here: run without a log rather than speak.
@@ -29,8 +29,8 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }),
     };
-    match cli.command {
-        None | Some(Command::Protocol) => {
+    match cli.tool {
+        None | Some(Tool::Protocol) => {
             let evaluator = match evaluator() {
                 Ok(e) => e,
                 Err(code) => return code,
@@ -52,10 +52,8 @@ fn main() -> ExitCode {
             });
             ExitCode::SUCCESS
         }
-        Some(Command::Match(args)) => {
-            tool_result("match", hoshi_tools::matches::run(&args, cli.seed))
-        }
-        Some(Command::Datagen(args)) => {
+        Some(Tool::Match(args)) => tool_result("match", hoshi_tools::matches::run(&args, cli.seed)),
+        Some(Tool::Datagen(args)) => {
             let evaluator = match evaluator() {
                 Ok(e) => e,
                 Err(code) => return code,
@@ -66,11 +64,11 @@ fn main() -> ExitCode {
                 hoshi_tools::datagen::run(&args, seed, &evaluator),
             )
         }
-        Some(Command::Train(args)) => tool_result(
+        Some(Tool::Train(args)) => tool_result(
             "train",
             hoshi_tools::train::run(&args, cli.seed.unwrap_or(0)),
         ),
-        Some(Command::Play(args)) => {
+        Some(Tool::Play(args)) => {
             let opponent = hoshi_tools::play::Opponent {
                 level: cli.level.unwrap_or(Level::DEFAULT),
                 strength: cli.strength.unwrap_or(Strength::FULL),
@@ -78,14 +76,14 @@ fn main() -> ExitCode {
             };
             tool_result("play", hoshi_tools::play::run(&args, opponent))
         }
-        Some(Command::Analyse(args)) => {
+        Some(Tool::Analyse(args)) => {
             let evaluator = match evaluator() {
                 Ok(e) => e,
                 Err(code) => return code,
             };
             tool_result("analyse", hoshi_tools::analyse::run(&args, evaluator))
         }
-        Some(Command::Bench { depth }) => run_bench(depth),
+        Some(Tool::Bench { depth }) => run_bench(depth),
     }
 }
 
@@ -100,6 +98,8 @@ fn tool_result(tool: &str, result: Result<(), impl std::fmt::Display>) -> ExitCo
     }
 }
 
+/// `bench`: one line per position, then the total whose node count commit messages quote
+/// (`Bench: N`): it changes only when the search does.
 fn run_bench(depth: u32) -> ExitCode {
     let start = std::time::Instant::now();
     let mut total = 0u64;

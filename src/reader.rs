@@ -86,7 +86,7 @@ impl StopControl {
 
 /// Why reading stopped.
 #[derive(Debug, PartialEq, Eq)]
-pub enum Ending {
+pub enum InputEnd {
     /// `END`: leave at once.
     End,
     /// End of input (or a read error, or the session gone): leave once the queue is done.
@@ -94,14 +94,14 @@ pub enum Ending {
 }
 
 /// Reads commands from `input` and queues them on `tx` until END or end of input.
-pub fn read<R: Read>(input: R, tx: &Sender<Message>, stop: &StopControl) -> Ending {
+pub fn read<R: Read>(input: R, tx: &Sender<Message>, stop: &StopControl) -> InputEnd {
     let mut input = Bursts::new(input);
     let mut seq = 0;
     // The burst being read, and the number its first command gets.
     let (mut burst, mut burst_first) = (0, 1);
     loop {
         let Some(line) = next_line(&mut input) else {
-            return Ending::Eof;
+            return InputEnd::Eof;
         };
         if input.burst != burst {
             (burst, burst_first) = (input.burst, seq + 1);
@@ -119,7 +119,7 @@ pub fn read<R: Read>(input: R, tx: &Sender<Message>, stop: &StopControl) -> Endi
                         seq + 1
                     };
                     stop.end(first);
-                    return Ending::End;
+                    return InputEnd::End;
                 }
                 Body::Eof => Err(ParseError::NoDone { command: word }),
             }
@@ -129,7 +129,7 @@ pub fn read<R: Read>(input: R, tx: &Sender<Message>, stop: &StopControl) -> Endi
         match &parsed {
             Ok(Command::End) => {
                 stop.end(burst_first);
-                return Ending::End;
+                return InputEnd::End;
             }
             Ok(Command::Stop) => {
                 stop.stop_through(seq);
@@ -146,7 +146,7 @@ pub fn read<R: Read>(input: R, tx: &Sender<Message>, stop: &StopControl) -> Endi
         };
         if tx.send(message).is_err() {
             log::error!("the session thread is gone; leaving");
-            return Ending::Eof;
+            return InputEnd::Eof;
         }
     }
 }
@@ -293,7 +293,7 @@ mod tests {
     use super::*;
     use hoshi_protocol::Coord;
 
-    fn run(input: &[u8]) -> (Ending, Vec<Message>, StopControl) {
+    fn run(input: &[u8]) -> (InputEnd, Vec<Message>, StopControl) {
         let (tx, rx) = mpsc::channel();
         let stop = StopControl::default();
         let ending = read(Cursor::new(input.to_vec()), &tx, &stop);
@@ -349,11 +349,11 @@ mod tests {
     #[test]
     fn end_stops_reading_even_inside_a_block_and_eof_inside_one_is_an_error() {
         let (ending, msgs, _) = run(b"START 15\nEND\nBEGIN\n");
-        assert_eq!((ending, msgs.len()), (Ending::End, 1));
+        assert_eq!((ending, msgs.len()), (InputEnd::End, 1));
         let (ending, msgs, _) = run(b"BOARD\n1,1,1\nend\n");
-        assert_eq!((ending, msgs.len()), (Ending::End, 0));
+        assert_eq!((ending, msgs.len()), (InputEnd::End, 0));
         let (ending, msgs, _) = run(b"BOARD\n1,1,1\n");
-        assert_eq!(ending, Ending::Eof);
+        assert_eq!(ending, InputEnd::Eof);
         assert!(msgs[0].command.is_err());
     }
 
@@ -395,7 +395,7 @@ mod tests {
         }
     }
 
-    fn run_chunks(chunks: &[&[u8]]) -> (Ending, Vec<Message>, StopControl) {
+    fn run_chunks(chunks: &[&[u8]]) -> (InputEnd, Vec<Message>, StopControl) {
         let (tx, rx) = mpsc::channel();
         let stop = StopControl::default();
         let input = Chunks(chunks.iter().map(|c| c.to_vec()).collect());
@@ -408,7 +408,7 @@ mod tests {
     fn end_keeps_the_answers_of_its_own_burst_and_abandons_earlier_ones() {
         // One write: nothing is abandoned, everything is interrupted.
         let (ending, msgs, stop) = run_chunks(&[b"START 15\nBEGIN\nEND\nABOUT\n"]);
-        assert_eq!((ending, msgs.len()), (Ending::End, 2));
+        assert_eq!((ending, msgs.len()), (InputEnd::End, 2));
         assert!(stop.ended() && !stop.abandons(1) && !stop.abandons(2));
         assert!(stop.arm(2).load(Ordering::SeqCst));
         // END written later: what came before it is abandoned if under way, what came
@@ -430,7 +430,7 @@ mod tests {
         assert!(!stop.abandons(1) && !stop.abandons(msgs.len() as u64));
         // No END, no abandon.
         let (ending, _, stop) = run_chunks(&[b"START 15\n", b"BEGIN\n"]);
-        assert_eq!(ending, Ending::Eof);
+        assert_eq!(ending, InputEnd::Eof);
         assert!(!stop.ended() && !stop.abandons(1));
     }
 

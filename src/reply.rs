@@ -14,7 +14,7 @@
 use std::fmt::Write as _;
 use std::io::Write;
 
-use crate::session::SessionError;
+use crate::error::SessionError;
 use hoshi::board::Pos;
 use hoshi::levels::Report;
 use hoshi::search::{Progress, mate_in};

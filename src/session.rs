@@ -1,134 +1,53 @@
-//! The session: settings, the game, and one reply per request.
+//! The session: the game. Settings, the game in progress, master's search, and one reply
+//! per request.
 //!
 //! Settings (rule, clock, level, bounds, memory) live for the whole process; `START`,
-//! `RECTSTART` and `RESTART` replace only the game. A command the game cannot take (off
-//! the board, an occupied cell, no game started) is answered `ERROR <why>` and changes
-//! nothing: every check runs before the first change.
+//! `RECTSTART` and `RESTART` replace only the game. The session plays the game itself
+//! (`BEGIN`, `TURN`, `BOARD`, `PLAY`, `TAKEBACK`, `INFO`) and routes the dialogues (swap2,
+//! balancing, Yixin-Board's analysis and questions) to the `dialogue` modules, handing them
+//! its parts as a `Request`. A command the game cannot take (off the board, an occupied
+//! cell, no game started) is answered `ERROR <why>` and changes nothing: every check runs
+//! before the first change.
 
-use std::fmt;
 use std::io::Write;
 use std::sync::Arc;
 use std::sync::mpsc::Receiver;
 use std::time::Instant;
 
-use super::Options;
+use crate::dialogue::{balance, swap2, yixin};
+use crate::error::SessionError;
 use crate::reader::{Message, StopControl};
 use crate::reply::{Replies, Reply};
-use hoshi::board::{Board, BoardError, Color, Pos};
+use crate::state::{LiveGame, Settings, empty_cell};
+use crate::thinking::Request;
+use hoshi::board::{Board, BoardError, Color};
 use hoshi::eval::Evaluator;
-use hoshi::judge::{Judge, Swap2};
-use hoshi::levels::{Choice, Context, Level, Report, Strength};
+use hoshi::levels::{Context, Level, Strength};
 use hoshi::rng::Rng;
-use hoshi::rules::{Rule, renju};
-use hoshi::search::{self, Progress, Searcher};
-use hoshi::time::Limits;
-use hoshi::time::{self, TimeControl};
-use hoshi_protocol::{Command, Coord, Field, Info, ParseError};
+use hoshi::rules::Rule;
+use hoshi::search::Searcher;
+use hoshi::time::TimeControl;
+use hoshi_protocol::{Command, Coord, Field, Info};
 
-/// Why a request was refused: what `ERROR` answers. The session is unchanged after any.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SessionError {
-    /// The line was no well-formed command.
-    Parse(ParseError),
-    /// A game command before any `START`.
-    NoGame,
-    /// A size, square or stone the board refuses.
-    Board(BoardError),
-    /// `BEGIN` on a board with stones.
-    BeginOnStones,
-    /// `TURN` on the last empty square: nothing left for our reply.
-    TurnFillsBoard(Pos),
-    /// A `BOARD` that asks for a move and leaves no empty square.
-    BoardLeavesNoSquare,
-    /// A move asked for on a full board.
-    BoardFull,
-    /// `SWAP2BOARD` with a stone count of no swap2 step.
-    Swap2Stones(usize),
-    /// `YXSWAP2STEP2`/`3` on a board without the 3 or 5 stones of that step.
-    YixinSwap2Stones { step: u8, wanted: usize, got: usize },
-    /// A balancing request on a board with no candidate for the stones it asks for.
-    NothingToBalance { stones: usize },
-}
-
-impl fmt::Display for SessionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SessionError::Parse(e) => e.fmt(f),
-            SessionError::NoGame => f.write_str("no game started: send START first"),
-            SessionError::Board(e) => e.fmt(f),
-            SessionError::BeginOnStones => {
-                f.write_str("BEGIN needs an empty board; send BOARD for a position")
-            }
-            SessionError::TurnFillsBoard(p) => {
-                write!(f, "TURN {p} fills the board: no square is left for a reply")
-            }
-            SessionError::BoardLeavesNoSquare => {
-                f.write_str("BOARD leaves no empty square to play")
-            }
-            SessionError::BoardFull => f.write_str("the board is full: there is no move to make"),
-            SessionError::Swap2Stones(n) => {
-                write!(f, "SWAP2BOARD needs 0, 3 or 5 stones, got {n}")
-            }
-            SessionError::YixinSwap2Stones { step, wanted, got } => write!(
-                f,
-                "YXSWAP2STEP{step} needs {wanted} stones on the board (set by YXBOARD), got {got}"
-            ),
-            SessionError::NothingToBalance { stones } => {
-                write!(f, "no candidate move to place {stones} balancing stone(s)")
-            }
-        }
-    }
-}
-
-impl std::error::Error for SessionError {}
-
-impl From<BoardError> for SessionError {
-    fn from(e: BoardError) -> SessionError {
-        SessionError::Board(e)
-    }
-}
-
-/// Settings that outlive games.
+/// Start-up settings for a protocol session.
 #[derive(Clone, Debug)]
-struct Settings {
-    rule: Rule,
-    level: Level,
-    /// Master's strength.
-    strength: Strength,
-    seed: Option<u64>,
-    time: TimeControl,
-    max_depth: Option<u32>,
-    max_nodes: Option<u64>,
-    /// `INFO max_memory` in bytes (0: no limit), kept for the search's tables.
-    max_memory: u64,
-    /// `INFO hash_size` in bytes (0: as `max_memory` allows).
-    hash_bytes: u64,
-    /// `INFO show_detail` asked for the realtime lines.
-    realtime: bool,
-}
-
-impl Settings {
-    fn table_bytes(&self) -> usize {
-        search::table_bytes(self.max_memory, self.hash_bytes)
-    }
-}
-
-/// One game.
-#[derive(Clone, Debug)]
-struct Game {
-    board: Board,
-    /// The colour we play, once known.
-    me: Option<Color>,
-    rng: Rng,
-    /// When `START` was read, until the game's first search has used it.
-    start: Option<Instant>,
+pub struct Options {
+    /// The level played until `INFO level` changes it.
+    pub level: Level,
+    /// Master's strength until `INFO strength` changes it.
+    pub strength: Strength,
+    /// Seed for the random generator, used afresh for every game; a fresh one per game
+    /// when `None`.
+    pub seed: Option<u64>,
+    /// Master's evaluation until `INFO weights` changes it.
+    pub evaluator: Evaluator,
 }
 
 /// The protocol state machine; writes every reply through its [`Replies`].
 pub struct Session<W: Write> {
     out: Replies<W>,
     settings: Settings,
-    game: Option<Game>,
+    game: Option<LiveGame>,
     stop: Arc<StopControl>,
     /// Master's search: its tables live as long as the process, sized by `max_memory`.
     searcher: Searcher,
@@ -216,7 +135,7 @@ impl<W: Write> Session<W> {
                     return Err(SessionError::BeginOnStones);
                 }
                 game.me = Some(Color::Black);
-                self.think(None, seq, received).map(Some)
+                self.play(seq, received).map(Some)
             }
             Command::Turn(c) => {
                 let game = self.game_mut()?;
@@ -229,7 +148,7 @@ impl<W: Write> Session<W> {
                     .map_or_else(|| game.board.to_move(), Color::opponent);
                 game.board.place(p, opponent)?;
                 game.me = Some(opponent.opponent());
-                self.think(None, seq, received).map(Some)
+                self.play(seq, received).map(Some)
             }
             Command::Board { stones, answer } => {
                 let game = self.game_mut()?;
@@ -240,12 +159,11 @@ impl<W: Write> Session<W> {
                 game.board = board;
                 game.me = Some(me);
                 if answer {
-                    self.think(None, seq, received).map(Some)
+                    self.play(seq, received).map(Some)
                 } else {
                     Ok(None)
                 }
             }
-            Command::Swap2Board(stones) => self.swap2(&stones, seq, received).map(Some),
             Command::Takeback(c) => {
                 let game = self.game_mut()?;
                 let p = game.board.checked_pos(c.x, c.y)?;
@@ -255,7 +173,7 @@ impl<W: Write> Session<W> {
             Command::Play(c) => {
                 let game = self.game_mut()?;
                 let p = empty_cell(&game.board, c)?;
-                let me = game.me.unwrap_or_else(|| game.board.to_move());
+                let me = game.our_colour();
                 game.board.place(p, me)?;
                 game.me = Some(me);
                 Ok(Some(Reply::Move {
@@ -265,23 +183,22 @@ impl<W: Write> Session<W> {
                 }))
             }
             Command::About => Ok(Some(Reply::About)),
-            Command::ShowForbid => {
-                let forbidden = renju::forbidden_points(&self.game()?.board);
-                Ok(Some(Reply::Forbid(
-                    forbidden.into_iter().map(|(p, _)| p).collect(),
-                )))
-            }
             Command::HashClear => {
                 self.searcher.clear();
                 Ok(None)
             }
-            Command::ShowInfo => Ok(Some(Reply::ShowInfo {
-                max_threads: search::MAX_THREADS,
-                max_hash_log2: (search::MAX_TT_BYTES >> 10).ilog2(),
-            })),
-            Command::NBest(n) => self.think(Some(n), seq, received).map(Some),
-            Command::YixinSwap2(step) => self.yixin_swap2(step, seq, received).map(Some),
-            Command::Balance { two, bias } => self.balance(two, bias, seq, received).map(Some),
+            Command::Swap2Board(stones) => {
+                swap2::board(&mut self.request(seq, received)?, &stones).map(Some)
+            }
+            Command::YixinSwap2(step) => {
+                swap2::yixin_step(self.request(seq, received)?, step).map(Some)
+            }
+            Command::Balance { two, bias } => {
+                balance::balance(self.request(seq, received)?, two, bias).map(Some)
+            }
+            Command::NBest(n) => yixin::nbest(self.request(seq, received)?, n).map(Some),
+            Command::ShowForbid => Ok(Some(yixin::forbidden(&self.game()?.board))),
+            Command::ShowInfo => Ok(Some(yixin::engine_limits())),
             // The reader acts on these itself; they only arrive here from tests.
             Command::End | Command::Stop => Ok(None),
             Command::Unknown(word) => Ok(Some(Reply::Unknown(format!(
@@ -290,12 +207,34 @@ impl<W: Write> Session<W> {
         }
     }
 
-    fn game(&self) -> Result<&Game, SessionError> {
+    fn game(&self) -> Result<&LiveGame, SessionError> {
         self.game.as_ref().ok_or(SessionError::NoGame)
     }
 
-    fn game_mut(&mut self) -> Result<&mut Game, SessionError> {
+    fn game_mut(&mut self) -> Result<&mut LiveGame, SessionError> {
         self.game.as_mut().ok_or(SessionError::NoGame)
+    }
+
+    /// Request `seq`, read at `received`, on the game: refused before any `START`.
+    fn request(&mut self, seq: u64, received: Instant) -> Result<Request<'_, W>, SessionError> {
+        let Session {
+            out,
+            settings,
+            game,
+            stop,
+            searcher,
+            notice,
+        } = self;
+        Ok(Request {
+            settings,
+            game: game.as_mut().ok_or(SessionError::NoGame)?,
+            searcher,
+            notice,
+            out,
+            stop,
+            seq,
+            received,
+        })
     }
 
     fn new_game(&mut self, board: Board, received: Instant) {
@@ -315,7 +254,7 @@ impl<W: Write> Session<W> {
         self.settings.time.new_game();
         self.searcher.clear();
         self.searcher.prepare(self.settings.rule);
-        self.game = Some(Game {
+        self.game = Some(LiveGame {
             board,
             me: None,
             rng: Rng::new(seed),
@@ -376,330 +315,27 @@ impl<W: Write> Session<W> {
         }
     }
 
-    /// Lets the level choose our move, plays it and returns the reply; with `nbest`
-    /// (`YXNBEST n`), master's full search of the `n` best moves chooses it instead, each
-    /// line reported: that is analysis, the level plays no part. Refused without a game or
-    /// an empty square.
-    fn think(
-        &mut self,
-        nbest: Option<usize>,
-        seq: u64,
-        received: Instant,
-    ) -> Result<Reply, SessionError> {
-        let Session {
-            settings,
-            game,
-            stop,
-            searcher,
-            notice,
-            out,
-        } = self;
-        let game = game.as_mut().ok_or(SessionError::NoGame)?;
-        let me = game.me.unwrap_or_else(|| game.board.to_move());
-        if game.board.empty_cells().next().is_none() {
+    /// Our move: the level chooses it, and it is played and answered. Refused without a
+    /// game or an empty square.
+    fn play(&mut self, seq: u64, received: Instant) -> Result<Reply, SessionError> {
+        let mut request = self.request(seq, received)?;
+        if request.game.board.empty_cells().next().is_none() {
             return Err(SessionError::BoardFull);
         }
-        let (origin, limits) = clock(settings, game, received);
-        let stop: &StopControl = stop;
-        let mut show = realtime(out, stop, settings.realtime);
-        let flag = stop.arm(seq);
-        let choice = match nbest {
-            None => {
-                let mut ctx = Context {
-                    rule: settings.rule,
-                    me,
-                    limits,
-                    stop: flag,
-                    rng: &mut game.rng,
-                    searcher,
-                    strength: settings.strength,
-                    observe: Some(&mut show),
-                };
-                settings.level.choose(&mut game.board, &mut ctx)
-            }
-            Some(n) => {
-                let result = searcher.think_observed(
-                    &game.board,
-                    settings.rule,
-                    me,
-                    &limits,
-                    flag,
-                    n,
-                    &mut show,
-                );
-                Choice {
-                    pos: result.best,
-                    report: Some(Report {
-                        search: result,
-                        strength: None,
-                        pick: None,
-                    }),
-                }
-            }
+        let mut t = request.think();
+        let mut observe = |progress: &_| t.realtime.show(progress);
+        let mut ctx = Context {
+            rule: t.settings.rule,
+            me: t.me,
+            limits: t.limits,
+            stop: t.stop,
+            rng: &mut t.game.rng,
+            searcher: &mut *t.searcher,
+            strength: t.settings.strength,
+            observe: Some(&mut observe),
         };
-        let pos = if game.board.is_empty_at(choice.pos) {
-            choice.pos
-        } else {
-            log::error!(
-                "{} chose the occupied square {}",
-                settings.level,
-                choice.pos
-            );
-            game.board
-                .empty_cells()
-                .next()
-                .ok_or(SessionError::BoardFull)?
-        };
-        game.board.place(pos, me)?;
-        game.me = Some(me);
-        settings.time.record(origin.elapsed());
-        log::info!(
-            "{} plays {pos} as {me:?} in {:?}",
-            settings.level,
-            origin.elapsed()
-        );
-        Ok(Reply::Move {
-            pos,
-            notice: notice.take(),
-            report: choice.report,
-        })
-    }
-
-    /// `YXBALANCEONE`/`YXBALANCETWO`: the stone for the side to move (and, with `two`, the
-    /// opponent's reply) that leaves the side that placed last the value nearest `bias`;
-    /// the stones are placed and answered on one line.
-    fn balance(
-        &mut self,
-        two: bool,
-        bias: i32,
-        seq: u64,
-        received: Instant,
-    ) -> Result<Reply, SessionError> {
-        let Session {
-            settings,
-            game,
-            stop,
-            searcher,
-            ..
-        } = self;
-        let game = game.as_mut().ok_or(SessionError::NoGame)?;
-        let me = game.me.unwrap_or_else(|| game.board.to_move());
-        let stones = if two { 2 } else { 1 };
-        let (origin, limits) = clock(settings, game, received);
-        let mut judge = Judge {
-            searcher,
-            rule: settings.rule,
-            limits,
-            stop: stop.arm(seq),
-        };
-        let found = if two {
-            judge.balance_two(&game.board, me, bias)
-        } else {
-            judge.balance_one(&game.board, me, bias)
-        }
-        .filter(|b| b.stones.len() == stones)
-        .ok_or(SessionError::NothingToBalance { stones })?;
-        let mut board = game.board.clone();
-        place_alternately(&mut board, &found.stones, me)?;
-        game.board = board;
-        game.me = Some(me);
-        settings.time.record(origin.elapsed());
-        log::info!(
-            "balanced by {:?}: value {} at depth {}",
-            found.stones,
-            found.value,
-            found.depth
-        );
-        Ok(Reply::Stones(found.stones))
-    }
-
-    /// Yixin's swap2 dialogue: step 1 places the opening three on an empty board; step 2,
-    /// on the three stones `YXBOARD` set, takes black (`SWAP1 YES`), stays with white
-    /// (`SWAP1 NO`: Yixin-Board then asks for white's stone with `BOARD`) or places two
-    /// more; step 3, on five, chooses the colour (`SWAP2 YES` is black). The same judgement
-    /// as `SWAP2BOARD`'s; a board with another stone count is refused.
-    fn yixin_swap2(
-        &mut self,
-        step: u8,
-        seq: u64,
-        received: Instant,
-    ) -> Result<Reply, SessionError> {
-        let board = &self.game()?.board;
-        let stones: Vec<Coord> = if step == 1 {
-            Vec::new()
-        } else {
-            board
-                .history()
-                .iter()
-                .map(|(p, _)| Coord {
-                    x: p.x.into(),
-                    y: p.y.into(),
-                })
-                .collect()
-        };
-        let wanted = if step == 2 { 3 } else { 5 };
-        if step != 1 && stones.len() != wanted {
-            return Err(SessionError::YixinSwap2Stones {
-                step,
-                wanted,
-                got: stones.len(),
-            });
-        }
-        let reply = self.swap2(&stones, seq, received)?;
-        let game = self.game_mut()?;
-        Ok(match reply {
-            Reply::Stones(placed) => Reply::YixinSwap2Stones {
-                first: stones.len() + 1,
-                stones: placed,
-            },
-            Reply::Move { pos, .. } => {
-                // Yixin-Board asks for white's stone itself, with BOARD.
-                game.board.remove(pos)?;
-                Reply::YixinSwap2Choice {
-                    stones: stones.len(),
-                    take_black: false,
-                }
-            }
-            Reply::Swap => Reply::YixinSwap2Choice {
-                stones: stones.len(),
-                take_black: true,
-            },
-            other => other,
-        })
-    }
-
-    /// `SWAP2BOARD`, judged by the search ([`hoshi::judge`]): with no stones, place the
-    /// opening three; with three, take black (`SWAP`), stay with white and play its stone,
-    /// or place two more; with five, take black or stay with white. The level bounds how
-    /// deep it judges.
-    fn swap2(
-        &mut self,
-        coords: &[Coord],
-        seq: u64,
-        received: Instant,
-    ) -> Result<Reply, SessionError> {
-        let Session {
-            settings,
-            game,
-            stop,
-            searcher,
-            notice,
-            ..
-        } = self;
-        let game = game.as_mut().ok_or(SessionError::NoGame)?;
-        if !matches!(coords.len(), 0 | 3 | 5) {
-            return Err(SessionError::Swap2Stones(coords.len()));
-        }
-        let mut board = Board::new(game.board.width().into(), game.board.height().into())?;
-        for (c, color) in coords
-            .iter()
-            .zip([Color::Black, Color::White].into_iter().cycle())
-        {
-            let p = empty_cell(&board, *c)?;
-            board.place(p, color)?;
-        }
-        let (origin, mut limits) = clock(settings, game, received);
-        let cap = settings.level.judging_depth(settings.strength);
-        limits.max_depth = match (limits.max_depth, cap) {
-            (Some(d), Some(c)) => Some(d.min(c)),
-            (d, c) => d.or(c),
-        };
-        let mut judge = Judge {
-            searcher,
-            rule: settings.rule,
-            limits,
-            stop: stop.arm(seq),
-        };
-        let (reply, me) = if coords.is_empty() {
-            let opening = judge
-                .opening_three(&board, &mut game.rng)
-                .unwrap_or_else(|| swap2_opening(&board));
-            place_alternately(&mut board, &opening, Color::Black)?;
-            (Reply::Stones(opening.to_vec()), None)
-        } else {
-            let decision = if coords.len() == 3 {
-                judge.after_three(&board)
-            } else {
-                judge.after_five(&board)
-            };
-            log::info!("swap2 after {} stones: {decision:?}", coords.len());
-            match decision {
-                Swap2::TakeBlack => (Reply::Swap, Some(Color::Black)),
-                Swap2::Stay(p) => {
-                    board.place(p, Color::White)?;
-                    let reply = Reply::Move {
-                        pos: p,
-                        notice: notice.take(),
-                        report: None,
-                    };
-                    (reply, Some(Color::White))
-                }
-                Swap2::AddTwo(w, b) => {
-                    place_alternately(&mut board, &[w, b], Color::White)?;
-                    (Reply::Stones(vec![w, b]), None)
-                }
-            }
-        };
-        settings.time.record(origin.elapsed());
-        game.board = board;
-        game.me = me;
-        Ok(reply)
-    }
-}
-
-/// The clock of a request that searches: when it started (the game's first request
-/// carries the time since START) and the limits the settings give it.
-fn clock(settings: &Settings, game: &mut Game, received: Instant) -> (Instant, Limits) {
-    let origin = time::clock_start(received, game.start.take());
-    let limits = settings
-        .time
-        .limits(origin, settings.max_depth, settings.max_nodes);
-    (origin, limits)
-}
-
-/// The least depth whose progress is shown: shallower iterations come too fast to be worth
-/// a line (Rapfi's threshold).
-const REALTIME_MIN_DEPTH: u32 = 8;
-
-/// The observer of a search that writes its realtime lines when `on`, until END is read
-/// (nothing may follow END).
-fn realtime<'a, W: Write>(
-    out: &'a mut Replies<W>,
-    stop: &'a StopControl,
-    on: bool,
-) -> impl FnMut(&Progress) + 'a {
-    move |progress| {
-        if on && progress.depth >= REALTIME_MIN_DEPTH && !stop.ended() {
-            out.progress(progress);
-        }
-    }
-}
-
-/// Places `stones` in turn, the first for `first`.
-fn place_alternately(board: &mut Board, stones: &[Pos], first: Color) -> Result<(), BoardError> {
-    for (&p, color) in stones
-        .iter()
-        .zip([first, first.opponent()].into_iter().cycle())
-    {
-        board.place(p, color)?;
-    }
-    Ok(())
-}
-
-/// The opening three stones (black, white, black) around the centre, when the judged
-/// opening finds no cell: a quiet shape whose offsets stay inside even a 5x5 board.
-fn swap2_opening(board: &Board) -> [Pos; 3] {
-    let c = board.center();
-    [c, Pos::new(c.x + 1, c.y - 1), Pos::new(c.x - 1, c.y + 2)]
-}
-
-/// The cell at `c` if it is on the board and empty.
-fn empty_cell(board: &Board, c: Coord) -> Result<Pos, BoardError> {
-    let p = board.checked_pos(c.x, c.y)?;
-    if board.is_empty_at(p) {
-        Ok(p)
-    } else {
-        Err(BoardError::Occupied(p))
+        let choice = t.settings.level.choose(&mut t.game.board, &mut ctx);
+        t.play(choice)
     }
 }
 
@@ -735,7 +371,8 @@ fn position(like: &Board, stones: &[(Coord, Field)]) -> Result<(Board, Color), B
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hoshi::board::Cell;
+    use hoshi::board::{Cell, Pos};
+    use hoshi::search;
 
     /// The classic hard level: instant, silent, and enough to exercise the protocol.
     fn session() -> Session<Vec<u8>> {
@@ -768,7 +405,7 @@ mod tests {
     }
 
     fn board(s: &Session<Vec<u8>>) -> &Board {
-        &s.game.as_ref().unwrap().board
+        &s.game.as_ref().expect("a game").board
     }
 
     #[test]
@@ -925,128 +562,33 @@ mod tests {
     }
 
     #[test]
-    fn swap2_answers_each_step_with_the_judged_choice_and_keeps_the_game() {
-        let (s, out) = run(&["START 15", "SWAP2BOARD"]);
-        let opening: Vec<&str> = out.lines().nth(1).unwrap().split(' ').collect();
-        assert_eq!(opening.len(), 3, "{out}");
-        assert_eq!(board(&s).history().len(), 3);
-        // Black's two stones side by side in the centre, white's in a corner: take black.
-        let (s, out) = run(&["START 15", "SWAP2BOARD\n7,7\n0,14\n8,7"]);
-        assert_eq!(out.lines().nth(1), Some("SWAP"), "{out}");
-        assert_eq!(s.game.as_ref().unwrap().me, Some(Color::Black));
-        assert_eq!(board(&s).history().len(), 3);
-        // Black's stones in corners, white's in the centre: stay and play white's stone.
-        let (s, out) = run(&["START 15", "SWAP2BOARD\n0,0\n7,7\n14,14"]);
-        let answer = out.lines().nth(1).unwrap();
-        assert_eq!(answer.split(',').count(), 2, "{out}");
-        assert_eq!(s.game.as_ref().unwrap().me, Some(Color::White));
-        assert_eq!(
-            board(&s).last_move().map(|(p, c)| (p.to_string(), c)),
-            Some((answer.to_string(), Color::White))
-        );
-        // After five: black's open three, take black; a later BOARD goes on as usual.
-        let (s, out) = run(&[
-            "START 15",
-            "SWAP2BOARD\n7,7\n0,14\n8,7\n14,0\n9,7",
-            "SWAP2BOARD\n7,7\n8,7",
-            "BOARD\n7,7,1\n0,14,2\n8,7,1\n14,0,2\n9,7,1\n6,7,2",
-        ]);
-        let lines: Vec<&str> = out.lines().collect();
-        assert_eq!(lines[1], "SWAP", "{out}");
-        assert!(lines[2].starts_with("ERROR "), "{out}");
-        assert_eq!(lines.len(), 4, "{out}");
-        assert_eq!(board(&s).history().len(), 7);
-    }
-
-    #[test]
-    fn yixins_swap2_dialogue_answers_on_message_swap2_lines() {
-        let (s, out) = run(&["START 15", "yxswap2step1"]);
-        let lines: Vec<&str> = out.lines().collect();
-        assert_eq!(lines.len(), 4, "{out}");
-        for (k, line) in lines[1..].iter().enumerate() {
-            let rest = line
-                .strip_prefix(&format!("MESSAGE SWAP2 MOVE{} ", k + 1))
-                .unwrap();
-            let (x, y) = rest.split_once(' ').unwrap();
-            let p = Pos::new(x.parse().unwrap(), y.parse().unwrap());
-            assert_eq!(board(&s).history()[k].0, p);
-        }
-        // Three stones, black clearly ahead: take black. The board stays as it was.
-        let (s, out) = run(&["START 15", "YXBOARD\n7,7,2\n0,14,1\n8,7,2", "yxswap2step2"]);
-        assert_eq!(out.lines().nth(1), Some("MESSAGE SWAP2 SWAP1 YES"), "{out}");
-        assert_eq!(board(&s).history().len(), 3);
-        // White ahead: stay, and wait for BOARD to ask for white's stone.
-        let (s, out) = run(&["START 15", "YXBOARD\n0,0,2\n7,7,1\n14,14,2", "yxswap2step2"]);
-        assert_eq!(out.lines().nth(1), Some("MESSAGE SWAP2 SWAP1 NO"), "{out}");
-        assert_eq!(board(&s).history().len(), 3);
-        // Five stones, black's open three: choose black.
-        let (_, out) = run(&[
-            "START 15",
-            "YXBOARD\n7,7,2\n0,14,1\n8,7,2\n14,0,1\n9,7,2",
-            "yxswap2step3",
-            "YXBOARD\n7,7,2\n0,14,1",
-            "yxswap2step3",
-        ]);
-        let lines: Vec<&str> = out.lines().collect();
-        assert_eq!(lines[1], "MESSAGE SWAP2 SWAP2 YES", "{out}");
-        assert_eq!(
-            lines[2],
-            "ERROR YXSWAP2STEP3 needs 5 stones on the board (set by YXBOARD), got 2"
-        );
-    }
-
-    #[test]
-    fn nbest_reports_each_line_and_plays_the_best() {
+    fn the_dialogues_are_answered_through_the_session() {
         let (s, out) = run(&[
             "START 15",
             "INFO max_depth 3",
             "YXBOARD\n7,7,2\n8,8,1",
-            "YXNBEST 3",
-        ]);
-        let lines: Vec<&str> = out.lines().collect();
-        assert_eq!(lines.len(), 6, "{out}");
-        assert!(lines[1].starts_with("MESSAGE depth 3 "), "{out}");
-        for (k, line) in lines[2..5].iter().enumerate() {
-            assert!(
-                line.starts_with(&format!("MESSAGE ({}) eval ", k + 1)),
-                "{out}"
-            );
-        }
-        // The answer is the first line's move, and it is on the board now.
-        let best = lines[2]
-            .split(" pv ")
-            .nth(1)
-            .unwrap()
-            .split(' ')
-            .next()
-            .unwrap();
-        assert_eq!(lines[5], best);
-        assert_eq!(board(&s).history().len(), 3);
-    }
-
-    #[test]
-    fn balancing_places_one_or_two_stones_and_answers_them_on_one_line() {
-        let (s, out) = run(&[
-            "START 15",
-            "INFO max_depth 2",
-            "YXBOARD\n7,7,2\n8,8,1",
+            "YXNBEST 2",
             "YXBALANCEONE",
-            "YXBOARD\n7,7,2\n8,8,1",
-            "YXBALANCETWO 50",
+            "yxswap2step2",
+            "SWAP2BOARD\n7,7\n0,14\n8,7",
             "YXBALANCEONE x",
         ]);
         let lines: Vec<&str> = out.lines().collect();
-        assert_eq!(lines.len(), 4, "{out}");
-        assert_eq!(lines[1].split(' ').count(), 1, "{out}");
-        assert_eq!(lines[2].split(' ').count(), 2, "{out}");
+        assert_eq!(lines.len(), 9, "{out}");
+        assert!(lines[1].starts_with("MESSAGE depth 3 "), "{out}");
+        assert!(lines[2].starts_with("MESSAGE (1) eval "), "{out}");
+        assert!(lines[3].starts_with("MESSAGE (2) eval "), "{out}");
+        assert_eq!(lines[4].split(',').count(), 2, "{out}");
+        assert_eq!(lines[5].split(' ').count(), 1, "{out}");
+        assert_eq!(
+            lines[6],
+            "ERROR YXSWAP2STEP2 needs 3 stones on the board (set by YXBOARD), got 4"
+        );
         assert!(
-            lines[3].starts_with("ERROR YXBALANCEONE expects a number"),
+            lines[8].starts_with("ERROR YXBALANCEONE expects a number"),
             "{out}"
         );
-        let history = board(&s).history();
-        assert_eq!(history.len(), 4);
-        // Black (to move) placed first, white second.
-        assert_eq!((history[2].1, history[3].1), (Color::Black, Color::White));
+        assert_eq!(s.game.as_ref().map(|g| g.start), Some(None));
     }
 
     #[test]
