@@ -20,7 +20,7 @@ use hoshi::judge::{Judge, Swap2};
 use hoshi::levels::{Choice, Context, Level, Report, Strength};
 use hoshi::rng::Rng;
 use hoshi::rules::{Rule, renju};
-use hoshi::search::{self, Progress, Searcher};
+use hoshi::search::{self, Progress, Request, Searcher};
 use hoshi::time::Limits;
 use hoshi::time::{self, TimeControl};
 use hoshi_protocol::{Command, Coord, Field, Info, ParseError};
@@ -418,15 +418,8 @@ impl<W: Write> Session<W> {
                 settings.level.choose(&mut game.board, &mut ctx)
             }
             Some(n) => {
-                let result = searcher.think_observed(
-                    &game.board,
-                    settings.rule,
-                    me,
-                    &limits,
-                    flag,
-                    n,
-                    &mut show,
-                );
+                let request = Request::new(&game.board, settings.rule, me, limits);
+                let result = searcher.search(request.stop(flag).lines(n).observe(&mut show));
                 Choice {
                     pos: result.best,
                     report: Some(Report {

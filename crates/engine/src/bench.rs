@@ -5,12 +5,11 @@
 //! thread, a fixed table cleared before each position, and no clock, so the node counts
 //! are the same on every run and every machine; only the time differs.
 
-use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::board::{Board, BoardError, Color, Pos};
 use crate::rules::Rule;
-use crate::search::Searcher;
+use crate::search::{Request, Searcher};
 use crate::time::Limits;
 
 /// The depth `bench` searches when none is given (Rapfi's 19 takes minutes here).
@@ -161,7 +160,6 @@ pub fn board_of(position: &Position) -> Result<Board, BoardError> {
 /// Searches every position to `depth`, reporting each as it finishes.
 pub fn run(depth: u32, report: &mut dyn FnMut(&Outcome)) -> Result<Vec<Outcome>, BoardError> {
     let mut searcher = Searcher::new(TT_BYTES);
-    let stop = AtomicBool::new(false);
     let limits = Limits {
         max_depth: Some(depth),
         ..Limits::default()
@@ -171,7 +169,8 @@ pub fn run(depth: u32, report: &mut dyn FnMut(&Outcome)) -> Result<Vec<Outcome>,
         let board = board_of(position)?;
         searcher.clear();
         let start = Instant::now();
-        let result = searcher.think(&board, position.rule, board.to_move(), &limits, &stop);
+        let request = Request::new(&board, position.rule, board.to_move(), limits);
+        let result = searcher.search(request);
         let outcome = Outcome {
             rule: position.rule,
             nodes: result.nodes,

@@ -17,7 +17,7 @@ use super::{Budget, Size};
 use hoshi::eval::Evaluator;
 use hoshi::notation;
 use hoshi::rules::Rule;
-use hoshi::search::{self, SearchResult, Searcher, mate_in};
+use hoshi::search::{self, Request, SearchResult, Searcher, mate_in};
 
 /// `pbrain-hoshi analyse`'s arguments.
 #[derive(Debug, Args)]
@@ -59,14 +59,9 @@ pub fn run(args: &AnalyseArgs, evaluator: Evaluator) -> Result<(), RecordError> 
         searcher.set_evaluator(evaluator);
         searcher.set_threads(args.threads.into());
         let stop = AtomicBool::new(false);
-        searcher.think_lines(
-            game.board(),
-            game.rule(),
-            game.to_move(),
-            &args.budget.limits(),
-            &stop,
-            args.multipv.into(),
-        )
+        let (board, rule) = (game.board(), game.rule());
+        let request = Request::new(board, rule, game.to_move(), args.budget.limits());
+        searcher.search(request.stop(&stop).lines(args.multipv.into()))
     });
     if args.json {
         println!("{}", json(&game, result.as_ref()));
