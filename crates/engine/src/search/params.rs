@@ -4,6 +4,10 @@
 //! Each says what it does and which SPRT of docs/strength.md set it (with its Elo, 95 %
 //! interval in brackets), or that none did. The tries that would have changed a value and
 //! were not kept are named too, so that they are not run again by mistake.
+//!
+//! Not here: the mechanics no SPRT tunes (the table's layout and replacement in `tt`, the
+//! VCF solver's cache, the nodes between clock checks) stay with their code, and the
+//! factors by which the clock moves the soft deadline live in [`crate::time::Clock`].
 
 use super::ordering::Kind;
 
@@ -30,8 +34,8 @@ pub const LMR_SCALE: f64 = 0.75;
 
 /// A late quiet move's reduction, from the table of [`LMR_SCALE`]: a ply more at a
 /// non-PV node whose evaluation is not improving, a ply less per `HISTORY_MAX / 2` of good
-/// history. Came with B2 (+39 (+11, +67)), not tested on its own; L6 (a ply less on PV
-/// nodes: +2 (−14, +19)) was not kept.
+/// history. No SPRT of its own set these two terms (the reductions came with B2); L6 (a
+/// ply less on PV nodes: +2 (−14, +19)) was not kept.
 pub fn late_move_reduction(table: i32, pv_node: bool, improving: bool, history: i32) -> i32 {
     table + i32::from(!pv_node && !improving) - history / (HISTORY_MAX / 2)
 }

@@ -1,9 +1,9 @@
 //! When the search stops deepening: the soft deadline of [`Limits`], stretched or shrunk by
 //! how steady the search's answer is.
 //!
-//! No SPRT has tuned these factors. T1 in docs/strength.md (+58 Elo) decided where they do
-//! not act: with no match clock, or one covering many turns, the limits are not adaptive
-//! and the soft deadline holds as it is.
+//! No SPRT has tuned these factors. T1 in docs/strength.md decided where they do not act:
+//! with no match clock, or one covering many turns, the limits are not adaptive and the
+//! soft deadline holds as it is.
 
 use std::time::{Duration, Instant};
 
