@@ -16,8 +16,8 @@ use std::time::{Duration, Instant};
 use hoshi::board::{Board, Color, Pos};
 use hoshi::pattern::PatternBoard;
 use hoshi::rules::Rule;
-use hoshi::search::Searcher;
 use hoshi::search::vcf::Vcf;
+use hoshi::search::{Request, Searcher};
 use hoshi::time::Limits;
 use serde_json::Value;
 
@@ -109,7 +109,7 @@ fn main() {
             deadline: Some(start + Duration::from_millis(ms)),
             ..Limits::default()
         };
-        let r = searcher.think(&board, RULE, me, &limits, &stop);
+        let r = searcher.search(Request::new(&board, RULE, me, limits).stop(&stop));
         let took = start.elapsed();
         times.push(took);
         total += 1;

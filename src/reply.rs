@@ -247,7 +247,7 @@ mod tests {
     use super::*;
     use hoshi::levels::Strength;
     use hoshi::search::alphabeta::WIN;
-    use hoshi::search::{Line, SearchResult};
+    use hoshi::search::{RootMove, SearchResult};
     use hoshi_protocol::Command;
 
     #[test]
@@ -326,7 +326,7 @@ mod tests {
 
     #[test]
     fn realtime_lines_refresh_mark_the_lost_lines_and_then_the_best() {
-        let line = |x, score| Line {
+        let line = |x, score| RootMove {
             mv: Pos::new(x, 7),
             score,
             pv: vec![Pos::new(x, 7)],

@@ -18,15 +18,12 @@ pub fn nbest<W: Write>(mut request: Request<'_, W>, n: usize) -> Result<Reply, S
         return Err(SessionError::BoardFull);
     }
     let mut t = request.think();
-    let result = t.searcher.think_observed(
-        &t.game.board,
-        t.settings.rule,
-        t.me,
-        &t.limits,
-        t.stop,
-        n,
-        &mut |progress| t.realtime.show(progress),
-    );
+    let request = search::Request::new(&t.game.board, t.settings.rule, t.me, t.limits)
+        .stop(t.stop)
+        .lines(n);
+    let result = t
+        .searcher
+        .search(request.observe(&mut |progress| t.realtime.show(progress)));
     t.play(Choice {
         pos: result.best,
         report: Some(Report {

@@ -5,12 +5,11 @@
 //! thread, a fixed table cleared before each position, and no clock, so the node counts
 //! are the same on every run and every machine; only the time differs.
 
-use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::board::{Board, BoardError, Color, Pos};
 use crate::rules::Rule;
-use crate::search::Searcher;
+use crate::search::{Request, Searcher};
 use crate::time::Limits;
 
 /// The depth `bench` searches when none is given (Rapfi's 19 takes minutes here).
@@ -133,9 +132,9 @@ pub const POSITIONS: [Position; 10] = [
     },
 ];
 
-/// The outcome of one benchmark position.
+/// What the bench measured on one position.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Outcome {
+pub struct Measurement {
     pub rule: Rule,
     pub nodes: u64,
     pub best: Pos,
@@ -159,29 +158,32 @@ pub fn board_of(position: &Position) -> Result<Board, BoardError> {
 }
 
 /// Searches every position to `depth`, reporting each as it finishes.
-pub fn run(depth: u32, report: &mut dyn FnMut(&Outcome)) -> Result<Vec<Outcome>, BoardError> {
+pub fn run(
+    depth: u32,
+    report: &mut dyn FnMut(&Measurement),
+) -> Result<Vec<Measurement>, BoardError> {
     let mut searcher = Searcher::new(TT_BYTES);
-    let stop = AtomicBool::new(false);
     let limits = Limits {
         max_depth: Some(depth),
         ..Limits::default()
     };
-    let mut outcomes = Vec::new();
+    let mut measured = Vec::new();
     for position in &POSITIONS {
         let board = board_of(position)?;
         searcher.clear();
         let start = Instant::now();
-        let result = searcher.think(&board, position.rule, board.to_move(), &limits, &stop);
-        let outcome = Outcome {
+        let request = Request::new(&board, position.rule, board.to_move(), limits);
+        let result = searcher.search(request);
+        let measurement = Measurement {
             rule: position.rule,
             nodes: result.nodes,
             best: result.best,
             elapsed: start.elapsed(),
         };
-        report(&outcome);
-        outcomes.push(outcome);
+        report(&measurement);
+        measured.push(measurement);
     }
-    Ok(outcomes)
+    Ok(measured)
 }
 
 #[cfg(test)]
@@ -204,8 +206,8 @@ mod tests {
             .trim()
             .parse()
             .unwrap_or_else(|_| panic!("bench.expected must hold one number, got {text:?}"));
-        let outcomes = run(DEFAULT_DEPTH, &mut |_| {}).expect("the bench positions");
-        let total: u64 = outcomes.iter().map(|o| o.nodes).sum();
+        let measured = run(DEFAULT_DEPTH, &mut |_| {}).expect("the bench positions");
+        let total: u64 = measured.iter().map(|o| o.nodes).sum();
         assert!(
             total == expected,
             "pbrain-hoshi bench now gives {total} nodes; bench.expected says {expected}.\n\
@@ -219,7 +221,7 @@ mod tests {
     fn a_shallow_bench_gives_the_same_counts_twice_and_legal_moves() {
         let first = run(2, &mut |_| {}).unwrap();
         let second = run(2, &mut |_| {}).unwrap();
-        let counts = |o: &[Outcome]| o.iter().map(|x| (x.nodes, x.best)).collect::<Vec<_>>();
+        let counts = |o: &[Measurement]| o.iter().map(|x| (x.nodes, x.best)).collect::<Vec<_>>();
         assert_eq!(counts(&first), counts(&second));
         for (o, position) in first.iter().zip(&POSITIONS) {
             assert!(o.nodes > 0);

@@ -12,7 +12,7 @@ use std::time::Instant;
 use crate::board::{Board, Color, Pos};
 use crate::rng::Rng;
 use crate::rules::Rule;
-use crate::search::{SearchResult, Searcher};
+use crate::search::{Request, SearchResult, Searcher};
 use crate::time::Limits;
 
 /// Candidate stones judged when one stone balances a position.
@@ -196,7 +196,8 @@ impl Judge<'_> {
     }
 
     fn search(&mut self, board: &Board, me: Color, limits: &Limits) -> SearchResult {
-        self.searcher.think(board, self.rule, me, limits, self.stop)
+        let request = Request::new(board, self.rule, me, *limits).stop(self.stop);
+        self.searcher.search(request)
     }
 
     /// The values for `me` of its `tried` most promising stones, each searched to `depth`.
@@ -209,8 +210,8 @@ impl Judge<'_> {
         limits: &Limits,
     ) -> Vec<(Pos, i32)> {
         let first = board.center();
-        self.searcher
-            .root_values(board, self.rule, me, depth, tried, first, limits, self.stop)
+        let request = Request::new(board, self.rule, me, *limits).stop(self.stop);
+        self.searcher.root_values(&request, depth, tried, first)
     }
 
     /// `judge` at depths 1, 2, ... while the limits allow a new depth (the soft deadline,

@@ -181,7 +181,7 @@ mod tests {
 
     #[test]
     fn sequences_match_the_opening_files_examples() {
-        // shared/data/openings/README.md: `h8i8i11` = 7,7 / 8,7 / 8,10.
+        // The opening files' own example: `h8i8i11` is 7,7 / 8,7 / 8,10.
         assert_eq!(
             parse_sequence("H8i8I11\r\n"),
             Ok(vec![(7, 7), (8, 7), (8, 10)])

@@ -19,7 +19,7 @@ use hoshi::board::Pos;
 use hoshi::eval::Evaluator;
 use hoshi::notation;
 use hoshi::rules::Rule;
-use hoshi::search::{self, SearchResult, Searcher, mate_in};
+use hoshi::search::{self, Request, SearchResult, Searcher, mate_in};
 
 /// `pbrain-hoshi analyse`'s arguments.
 #[derive(Debug, Args)]
@@ -61,14 +61,9 @@ pub fn run(args: &AnalyseArgs, evaluator: Evaluator) -> Result<(), RecordError> 
         searcher.set_evaluator(evaluator);
         searcher.set_threads(args.threads.into());
         let stop = AtomicBool::new(false);
-        searcher.think_lines(
-            game.board(),
-            game.rule(),
-            game.to_move(),
-            &args.budget.limits(),
-            &stop,
-            args.multipv.into(),
-        )
+        let (board, rule) = (game.board(), game.rule());
+        let request = Request::new(board, rule, game.to_move(), args.budget.limits());
+        searcher.search(request.stop(&stop).lines(args.multipv.into()))
     });
     if args.json {
         println!("{}", json(&game, result.as_ref()));
@@ -292,8 +287,8 @@ mod tests {
             ..hoshi::time::Limits::default()
         };
         let stop = AtomicBool::new(false);
-        let result =
-            searcher.think_lines(game.board(), game.rule(), game.to_move(), &limits, &stop, 2);
+        let request = Request::new(game.board(), game.rule(), game.to_move(), limits);
+        let result = searcher.search(request.stop(&stop).lines(2));
         let text = json(&game, Some(&result));
         let keys = [
             "rule",

@@ -28,7 +28,7 @@ use hoshi::board::{Board, Pos};
 use hoshi::eval::Evaluator;
 use hoshi::rng::Rng;
 use hoshi::rules::{Rule, Verdict};
-use hoshi::search::{SearchResult, Searcher};
+use hoshi::search::{Request, SearchResult, Searcher};
 use hoshi::time::Limits;
 
 use super::selfplay::{self, Header, Score, SelfPlayGame};
@@ -199,13 +199,7 @@ fn search(player: &mut Searcher, board: &Board, rule: Rule, nodes: u64) -> Searc
         max_nodes: Some(nodes),
         ..Limits::default()
     };
-    player.think(
-        board,
-        rule,
-        board.to_move(),
-        &limits,
-        &AtomicBool::new(false),
-    )
+    player.search(Request::new(board, rule, board.to_move(), limits))
 }
 
 fn score_of(r: &SearchResult) -> Score {

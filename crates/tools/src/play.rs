@@ -23,7 +23,7 @@ use hoshi::levels::{Context, Level, Strength};
 use hoshi::notation::{self, NotationError};
 use hoshi::rng::Rng;
 use hoshi::rules::Rule;
-use hoshi::search::{self, Searcher};
+use hoshi::search::{self, Request, Searcher};
 
 /// Who plays black, the first stone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -364,13 +364,9 @@ impl<W: Write> Play<W> {
         if let Some(outcome) = self.game.outcome() {
             return writeln!(self.out, "The game is over ({outcome}).");
         }
-        let result = self.searcher.think(
-            self.game.board(),
-            self.game.rule(),
-            self.human,
-            &self.budget.limits(),
-            &self.stop,
-        );
+        let (board, rule) = (self.game.board(), self.game.rule());
+        let request = Request::new(board, rule, self.human, self.budget.limits());
+        let result = self.searcher.search(request.stop(&self.stop));
         let pv: Vec<String> = result.pv.iter().map(|&p| notation::name(p)).collect();
         writeln!(
             self.out,

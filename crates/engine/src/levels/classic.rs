@@ -1,4 +1,4 @@
-//! The pieces the three classic levels share, as `levels.md` defines them: candidates,
+//! The pieces the three classic levels share, as docs/levels.md defines them: candidates,
 //! the line score table, point and board scores, and the weighted totals.
 //!
 //! All scores are integers scaled by 10 so that the articles' 1.1 attack weight is exact.

@@ -1,4 +1,4 @@
-//! The easy level: `levels.md`'s priority chain. It wins when it can, blocks a win or an
+//! The easy level: the priority chain of docs/levels.md. It wins when it can, blocks a win or an
 //! open three, and otherwise plays a random candidate; it never builds an attack.
 
 use crate::board::{Board, Color, Dir, Pos};

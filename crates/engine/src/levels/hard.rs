@@ -1,6 +1,6 @@
-//! The hard level: `levels.md`'s depth-limited minimax with alpha-beta. The engine's move,
-//! the opponent's reply and the engine's reply are searched, then the board is evaluated:
-//! at most 12 x 8 x 8 = 768 leaves.
+//! The hard level: the depth-limited minimax with alpha-beta of docs/levels.md. The
+//! engine's move, the opponent's reply and the engine's reply are searched, then the board
+//! is evaluated: at most 12 x 8 x 8 = 768 leaves.
 
 use std::cmp::Reverse;
 
@@ -21,9 +21,9 @@ pub fn choose(board: &mut Board, game: &Classic<'_>) -> Option<Pos> {
     search(board, game).map(|o| o.pos)
 }
 
-/// What a search found.
+/// The move a search chose, with its value and the search's size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Outcome {
+pub struct BestMove {
     pub pos: Pos,
     /// The chosen move's value (`WIN` for a win at once).
     pub value: i64,
@@ -32,10 +32,10 @@ pub struct Outcome {
 }
 
 /// The root of the tree; `None` when the engine has no candidate.
-pub fn search(board: &mut Board, game: &Classic<'_>) -> Option<Outcome> {
-    let mut tree = Tree { game, leaves: 0 };
-    let moves = tree.sorted(board, game.me, ROOT_WIDTH);
-    let mut best = Outcome {
+pub fn search(board: &mut Board, game: &Classic<'_>) -> Option<BestMove> {
+    let mut minimax = Minimax { game, leaves: 0 };
+    let moves = minimax.sorted(board, game.me, ROOT_WIDTH);
+    let mut best = BestMove {
         pos: *moves.first()?,
         value: -INF,
         leaves: 0,
@@ -43,20 +43,20 @@ pub fn search(board: &mut Board, game: &Classic<'_>) -> Option<Outcome> {
     let mut alpha = -INF;
     for c in moves {
         if game.wins(board, c, game.me) {
-            return Some(Outcome {
+            return Some(BestMove {
                 pos: c,
                 value: WIN,
-                leaves: tree.leaves,
+                leaves: minimax.leaves,
             });
         }
         let Some(v) = with_stone(board, c, game.me, |b| {
-            tree.minimax(b, DEPTH, alpha, INF, false)
+            minimax.minimax(b, DEPTH, alpha, INF, false)
         }) else {
             continue;
         };
         // Strict improvement: among equal values the earlier sorted move stays.
         if v > best.value {
-            best = Outcome {
+            best = BestMove {
                 pos: c,
                 value: v,
                 leaves: 0,
@@ -64,16 +64,17 @@ pub fn search(board: &mut Board, game: &Classic<'_>) -> Option<Outcome> {
         }
         alpha = alpha.max(v);
     }
-    best.leaves = tree.leaves;
+    best.leaves = minimax.leaves;
     Some(best)
 }
 
-struct Tree<'g, 'a> {
+/// The search below the root: the game it scores, and the boards it has evaluated.
+struct Minimax<'g, 'a> {
     game: &'g Classic<'a>,
     leaves: usize,
 }
 
-impl Tree<'_, '_> {
+impl Minimax<'_, '_> {
     /// The first `width` of `side`'s candidates by candidate total, highest first, always
     /// from the engine's point of view; the sort is stable, so ties stay row-major.
     fn sorted(&self, board: &Board, side: Color, width: usize) -> Vec<Pos> {
@@ -161,7 +162,7 @@ mod tests {
     const B: Color = Color::Black;
     const W: Color = Color::White;
 
-    fn hard(board: &mut Board, game: &Classic<'_>) -> Outcome {
+    fn hard(board: &mut Board, game: &Classic<'_>) -> BestMove {
         let before = board.clone();
         let out = search(board, game).expect("a candidate");
         assert_eq!(*board, before, "the search leaves the board as given");
@@ -233,7 +234,7 @@ mod tests {
             game: &Classic<'_>,
             root: usize,
             inner: usize,
-        ) -> (Outcome, bool) {
+        ) -> (BestMove, bool) {
             let mut plain = Plain {
                 game,
                 inner,
@@ -255,7 +256,7 @@ mod tests {
             }
             let (pos, value) = best.unwrap();
             (
-                Outcome {
+                BestMove {
                     pos,
                     value,
                     leaves: plain.leaves,
@@ -284,7 +285,7 @@ mod tests {
         let out = hard(&mut board, &Classic::new(Rule::Freestyle, B));
         assert_eq!(
             out,
-            Outcome {
+            BestMove {
                 pos: at(1, 3),
                 value: WIN,
                 leaves: 0
@@ -331,7 +332,7 @@ mod tests {
         let out = hard(&mut board, &Classic::new(Rule::Caro, B));
         assert_eq!(
             out,
-            Outcome {
+            BestMove {
                 pos: at(5, 4),
                 value: WIN,
                 leaves: 1
@@ -427,7 +428,7 @@ mod tests {
         let game = Classic::new(Rule::Freestyle, B);
         assert_eq!(
             hard(&mut board, &game),
-            Outcome {
+            BestMove {
                 pos: at(2, 0),
                 value: 0,
                 leaves: 17
@@ -436,7 +437,7 @@ mod tests {
         let (plain, _) = Plain::choose(&mut board, &game, ROOT_WIDTH, INNER_WIDTH);
         assert_eq!(
             plain,
-            Outcome {
+            BestMove {
                 pos: at(2, 0),
                 value: 0,
                 leaves: 24
@@ -456,7 +457,7 @@ mod tests {
         let game = Classic::new(Rule::Standard, B);
         assert_eq!(
             hard(&mut board, &game),
-            Outcome {
+            BestMove {
                 pos: at(7, 2),
                 value: 10_000_000,
                 leaves: 2
@@ -473,7 +474,7 @@ mod tests {
         let out = hard(&mut board, &Classic::new(Rule::Freestyle, W));
         assert_eq!(
             out,
-            Outcome {
+            BestMove {
                 pos: at(5, 0),
                 value: -WIN,
                 leaves: 0
@@ -485,7 +486,7 @@ mod tests {
         let game = Classic::with_filter(Rule::Renju, W, forbid(B, &[(5, 0)]));
         assert_eq!(
             hard(&mut board, &game),
-            Outcome {
+            BestMove {
                 pos: at(5, 2),
                 value: -110_000,
                 leaves: 1
@@ -499,7 +500,7 @@ mod tests {
         let game = Classic::with_filter(Rule::Renju, B, forbid(B, &[(5, 0)]));
         assert_eq!(
             hard(&mut board, &game),
-            Outcome {
+            BestMove {
                 pos: at(2, 2),
                 value: 0,
                 leaves: 1
@@ -530,7 +531,7 @@ mod tests {
         let filter =
             move |b: &Board, p: Pos, c: Color| b.is_empty_at(p) && p != d && !(c == B && p == s);
         let game = Classic::with_filter(Rule::Standard, B, Box::new(filter));
-        let expected = Outcome {
+        let expected = BestMove {
             pos: at(5, 2),
             value: -10_900_000,
             leaves: 3,

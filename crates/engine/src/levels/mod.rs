@@ -1,7 +1,7 @@
 //! Difficulty levels: which algorithm picks the move.
 //!
 //! A level is a policy over the engine's machinery. The classic levels (easy, normal,
-//! hard) reproduce `levels.md` exactly; they never change. Master is the full-strength
+//! hard) reproduce docs/levels.md exactly; they never change. Master is the full-strength
 //! search of [`crate::search`], bounded by the context's limits, and graded below full
 //! strength by the context's [`Strength`] ([`strength`]).
 
@@ -41,7 +41,7 @@ impl Level {
     /// Every level, weakest first.
     pub const ALL: [Level; 4] = [Level::Easy, Level::Normal, Level::Hard, Level::Master];
 
-    /// The three levels of `levels.md`.
+    /// The three levels of docs/levels.md.
     pub const CLASSIC: [Level; 3] = [Level::Easy, Level::Normal, Level::Hard];
 
     /// The level used when none is chosen.

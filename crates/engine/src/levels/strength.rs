@@ -25,7 +25,7 @@ use std::str::FromStr;
 use super::{Choice, Context, Report};
 use crate::board::{Board, Pos};
 use crate::rng::Rng;
-use crate::search::Progress;
+use crate::search::{Progress, Request};
 use crate::time::Limits;
 
 /// The largest random bonus, in evaluation units: Rapfi's 120, here about the weight of
@@ -142,10 +142,9 @@ pub fn choose(strength: Strength, board: &Board, ctx: &mut Context<'_>) -> Choic
         Some(observe) => *observe,
         None => &mut quiet,
     };
+    let request = |limits| Request::new(board, ctx.rule, ctx.me, limits).stop(ctx.stop);
     let Some(cap) = strength.depth_cap() else {
-        let result =
-            ctx.searcher
-                .think_observed(board, ctx.rule, ctx.me, &ctx.limits, ctx.stop, 1, observe);
+        let result = ctx.searcher.search(request(ctx.limits).observe(observe));
         return Choice {
             pos: result.best,
             report: Some(Report {
@@ -159,9 +158,7 @@ pub fn choose(strength: Strength, board: &Board, ctx: &mut Context<'_>) -> Choic
         max_depth: Some(ctx.limits.max_depth.map_or(cap, |d| d.min(cap))),
         ..ctx.limits
     };
-    let result = ctx
-        .searcher
-        .think_observed(board, ctx.rule, ctx.me, &limits, ctx.stop, 1, observe);
+    let result = ctx.searcher.search(request(limits).observe(observe));
     let report = |search, pick| Report {
         search,
         strength: Some(strength),
@@ -176,14 +173,10 @@ pub fn choose(strength: Strength, board: &Board, ctx: &mut Context<'_>) -> Choic
     }
     let pool = strength.pool();
     let mut values = ctx.searcher.root_values(
-        board,
-        ctx.rule,
-        ctx.me,
+        &request(limits),
         result.depth,
         pool * TRIED_PER_KEPT,
         result.best,
-        &limits,
-        ctx.stop,
     );
     values.truncate(pool);
     let pos = pick(&values, strength.weakness(), ctx.rng).unwrap_or(result.best);
@@ -311,7 +304,8 @@ mod tests {
                 max_depth: Some(4),
                 ..nodes(30_000)
             };
-            let plain = Searcher::new(1 << 20).think(&board, rule, me, &limits, &stop);
+            let plain =
+                Searcher::new(1 << 20).search(Request::new(&board, rule, me, limits).stop(&stop));
             let choice = play(Strength::FULL, &board, rule, me, limits, 1);
             assert_eq!(choice.pos, plain.best, "{rule}\n{board}");
             // The same report, but for the time: the same search, and nothing graded.
@@ -353,24 +347,15 @@ mod tests {
     fn the_pick_is_repeatable_by_seed_varied_by_seeds_and_among_the_best_few() {
         let (board, rule, me) = (quiet(), Rule::Freestyle, Color::Black);
         let s = Strength::MIN;
-        let stop = AtomicBool::new(false);
         // The pool the pick must stay in, computed as the level does.
         let mut searcher = Searcher::new(1 << 20);
         let limits = Limits {
             max_depth: s.depth_cap(),
             ..Limits::default()
         };
-        let result = searcher.think(&board, rule, me, &limits, &stop);
-        let mut values = searcher.root_values(
-            &board,
-            rule,
-            me,
-            result.depth,
-            2 * s.pool(),
-            result.best,
-            &limits,
-            &stop,
-        );
+        let request = Request::new(&board, rule, me, limits);
+        let result = searcher.search(Request::new(&board, rule, me, limits));
+        let mut values = searcher.root_values(&request, result.depth, 2 * s.pool(), result.best);
         values.truncate(s.pool());
         assert_eq!(values.len(), s.pool());
         let pool: Vec<Pos> = values.iter().map(|&(p, _)| p).collect();

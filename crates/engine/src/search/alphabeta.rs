@@ -8,8 +8,14 @@
 
 use std::sync::atomic::AtomicBool;
 
-use super::ordering::{self, HISTORY_MAX, Heuristics, Kind, Scored};
-use super::tt::{Bound, Tt};
+use super::ordering::{self, Heuristics, Kind, NodeFacts, Scored};
+use super::params::{
+    DELAY_DISTANCE, FUTILITY_DEPTH, IIR_DEPTH, LMR_SCALE, MOVE_FUTILITY_DEPTH, QSEARCH_PLAIN_FOURS,
+    RAZOR_DEPTH, TRIVIAL_DEPTH, child_depth, delay_reduction, futility_margin, late_move_limit,
+    late_move_reduction, move_futility_margin, razor_margin,
+};
+use super::threats::{five_point, fours_near_last, has_flex4, is_threatened};
+use super::tt::{Bound, Entry, Tt};
 use crate::board::Color;
 use crate::eval::Evaluator;
 use crate::pattern::{Idx, PatternBoard, SIDE_KEY, Threat};
@@ -24,64 +30,6 @@ pub const WIN_MIN: i32 = WIN - 1_000;
 pub const MAX_PLY: usize = 128;
 /// Nodes between two clock checks.
 const CHECK_EVERY: u64 = 1024;
-/// Quiescence plies (attacker moves, counted down from 0) in which a plain four is tried;
-/// deeper, only fours that make more than a four.
-const QSEARCH_PLAIN_FOURS: i32 = -1;
-
-/// Scale of the late-move reductions' `ln(depth) * ln(number)`.
-const LMR_SCALE: f64 = 0.75;
-
-/// Razoring: at most this depth, a node whose evaluation is this far below alpha is left to
-/// the quiescence search.
-const RAZOR_DEPTH: i32 = 2;
-fn razor_margin(depth: i32) -> i32 {
-    40 + 30 * depth
-}
-
-/// Reverse futility: at most this depth, a node whose evaluation is this far above beta
-/// fails high without a search.
-const FUTILITY_DEPTH: i32 = 6;
-fn futility_margin(depth: i32, improving: bool) -> i32 {
-    60 * (depth - i32::from(improving))
-}
-
-/// How many moves a quiet node below the root searches before pruning the rest:
-/// `3 + depth^1.32` (Rapfi's count, which beat the gentler `4 + 2 depth^2` by 40 Elo in
-/// self-play), half as many where the evaluation is not improving on our previous move's.
-fn late_move_limit(depth: i32, improving: bool) -> usize {
-    let n = 3 + (f64::from(depth.max(0))).powf(1.32) as usize;
-    if improving { n } else { n / 2 }
-}
-
-/// Below this depth, moves that make nothing for either side (no open two, no three) are
-/// not searched below the root.
-const TRIVIAL_DEPTH: i32 = 4;
-
-/// Beyond this distance (Chebyshev) from a last stone, a four played against an open three
-/// only delays: below [`TRIVIAL_DEPTH`] it is pruned when far from both, else reduced.
-const DELAY_DISTANCE: u8 = 4;
-
-/// Internal iterative reduction: from this depth, a node without a table move is searched
-/// a ply shallower.
-const IIR_DEPTH: i32 = 4;
-
-/// Futility of quiet moves: at most this depth, a quiet move that makes no open three for
-/// either side is skipped when the evaluation plus [`move_futility_margin`] stays below alpha.
-const MOVE_FUTILITY_DEPTH: i32 = 6;
-fn move_futility_margin(depth: i32) -> i32 {
-    30 + 50 * depth
-}
-
-/// The depth left to a move's child at a node of `kind`. The block of a five point costs no
-/// depth: the attacker's fours are followed to their end. A defence against an open three
-/// pays its ply like any move (G1 in docs/strength.md: free, it bought nothing measurable).
-pub fn child_depth(kind: Kind, depth: i32) -> i32 {
-    if kind == Kind::Block {
-        depth
-    } else {
-        depth - 1
-    }
-}
 
 /// The table key of a position: the stones' hash, and who is to move.
 fn key_of(hash: u64, side: Color) -> u64 {
@@ -111,6 +59,23 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
+/// What the search keeps for one ply of the current line.
+#[derive(Clone, Default)]
+struct Frame {
+    /// The principal variation from the node at this ply (rebuilt from the child's).
+    pv: Vec<Idx>,
+    /// The node's static evaluation.
+    eval: i32,
+    /// The quiet moves that last refuted a node at this ply, newest first.
+    killers: [Idx; 2],
+    /// The node's moves as generated; reused from node to node to save allocations.
+    moves: Vec<Idx>,
+    /// The same, scored for ordering.
+    ordered: Vec<Scored>,
+    /// The quiet moves searched without a cut, for the history's malus.
+    failed: Vec<Idx>,
+}
+
 /// The state of one search in progress.
 pub struct Tree<'a> {
     pub pb: PatternBoard,
@@ -124,14 +89,8 @@ pub struct Tree<'a> {
     pub aborted: bool,
     /// Root moves not to search (those a multi-PV search has already given).
     pub root_skip: Vec<Idx>,
-    /// Principal variations per ply (triangular).
-    pub pv: Vec<Vec<Idx>>,
-    /// The static evaluation of the node at each ply on the current line.
-    evals: Vec<i32>,
-    /// Move lists per ply, reused to avoid allocation.
-    gen_buf: Vec<Vec<Idx>>,
-    order_buf: Vec<Vec<Scored>>,
-    quiet_buf: Vec<Vec<Idx>>,
+    /// One frame a ply, the root's first.
+    stack: Vec<Frame>,
     lmr: Reductions,
 }
 
@@ -177,17 +136,31 @@ impl<'a> Tree<'a> {
             eval,
             limits,
             stop,
-            heuristics: Heuristics::new(cells, MAX_PLY + 1),
+            heuristics: Heuristics::new(cells),
             nodes: 0,
             next_check: CHECK_EVERY,
             aborted: false,
             root_skip: Vec::new(),
-            pv: vec![Vec::new(); MAX_PLY + 1],
-            evals: vec![0; MAX_PLY + 1],
-            gen_buf: vec![Vec::new(); MAX_PLY + 1],
-            order_buf: vec![Vec::new(); MAX_PLY + 1],
-            quiet_buf: vec![Vec::new(); MAX_PLY + 1],
+            stack: vec![Frame::default(); MAX_PLY + 1],
             lmr: Reductions::new(),
+        }
+    }
+
+    /// The principal variation of the last search from the root.
+    #[must_use]
+    pub fn root_pv(&self) -> &[Idx] {
+        &self.stack[0].pv
+    }
+
+    /// The facts move ordering needs of the node at `ply`, where `side` is to move.
+    #[must_use]
+    pub fn node_facts(&self, side: Color, ply: usize, tt_move: Option<Idx>) -> NodeFacts<'_> {
+        NodeFacts {
+            pb: &self.pb,
+            side,
+            tt_move,
+            killers: self.stack[ply].killers,
+            prev: self.pb.last_move(),
         }
     }
 
@@ -227,7 +200,7 @@ impl<'a> Tree<'a> {
         mut alpha: i32,
         mut beta: i32,
     ) -> i32 {
-        self.pv[ply].clear();
+        self.stack[ply].pv.clear();
         if self.tick() {
             return 0;
         }
@@ -266,14 +239,13 @@ impl<'a> Tree<'a> {
             Some(e) => e.eval,
             None => {
                 let v = self.eval.evaluate(&self.pb, side);
-                self.tt.store(key, 0, v, 0, Bound::None, pv_node, None);
+                self.tt.store(key, Entry::evaluation(v, pv_node));
                 v
             }
         };
-        self.evals[ply] = static_eval;
-        let threatened = self.pb.counts().threats[opp as usize][Threat::Five as usize] > 0
-            || ordering::has_flex4(&self.pb, opp);
-        let improving = ply >= 2 && static_eval > self.evals[ply - 2];
+        self.stack[ply].eval = static_eval;
+        let threatened = is_threatened(&self.pb, side);
+        let improving = ply >= 2 && static_eval > self.stack[ply - 2].eval;
         if !pv_node && !threatened && ply > 0 {
             // A stored score bounding the evaluation is the better estimate.
             let eval = match entry {
@@ -305,10 +277,10 @@ impl<'a> Tree<'a> {
             depth
         };
 
-        let mut moves = std::mem::take(&mut self.gen_buf[ply]);
+        let mut moves = std::mem::take(&mut self.stack[ply].moves);
         let kind = ordering::generate(&mut self.pb, side, &mut moves);
         if moves.is_empty() {
-            self.gen_buf[ply] = moves;
+            self.stack[ply].moves = moves;
             return match kind {
                 // The five point cannot be blocked (a renju foul for black).
                 Kind::Block => -(WIN - p - 2),
@@ -316,20 +288,13 @@ impl<'a> Tree<'a> {
             };
         }
         let prev = self.pb.last_move();
-        let mut ordered = std::mem::take(&mut self.order_buf[ply]);
+        let mut ordered = std::mem::take(&mut self.stack[ply].ordered);
         let policy = self.eval.policy(self.pb.rule());
-        self.heuristics.score_moves(
-            policy,
-            &self.pb,
-            side,
-            ply,
-            tt_move,
-            prev,
-            &moves,
-            &mut ordered,
-        );
-        self.gen_buf[ply] = moves;
-        let mut failed = std::mem::take(&mut self.quiet_buf[ply]);
+        let node = self.node_facts(side, ply, tt_move);
+        self.heuristics
+            .score_moves(policy, &node, &moves, &mut ordered);
+        self.stack[ply].moves = moves;
+        let mut failed = std::mem::take(&mut self.stack[ply].failed);
         failed.clear();
         let skipping = ply == 0 && !self.root_skip.is_empty();
         if skipping {
@@ -358,7 +323,9 @@ impl<'a> Tree<'a> {
             ordering::bring_next(&mut ordered, n);
             let mv = ordered[n].mv;
             let forcing = self.pb.threat(mv, side).is_four();
-            let quiet = kind == Kind::Quiet && !forcing && !self.heuristics.is_killer(mv, ply);
+            let quiet = kind == Kind::Quiet
+                && !forcing
+                && !ordering::is_killer(self.stack[ply].killers, mv);
             let far = if kind == Kind::Defend && forcing && !self.pb.threat(mv, opp).is_four() {
                 let at = self.pb.pos(mv);
                 last_stones.map(|s| s.is_some_and(|s| s.chebyshev(at) > DELAY_DISTANCE))
@@ -369,7 +336,7 @@ impl<'a> Tree<'a> {
                 continue;
             }
             // Move-count pruning: far down the list, quiet moves rarely matter, on a
-            // principal variation too (Rapfi prunes there; it beat PV-exempt pruning by 74 Elo).
+            // principal variation too, as Rapfi does (see [`late_move_limit`]).
             if quiet && ply > 0 && best > -WIN_MIN {
                 if n >= move_limit {
                     break;
@@ -388,12 +355,12 @@ impl<'a> Tree<'a> {
             let new_depth = child_depth(kind, depth);
             // Late quiet moves are searched shallower, less so with a good history.
             let reduction = if quiet && n >= 1 && depth >= 2 {
-                let r = self.lmr.get(depth, n) + i32::from(!pv_node && !improving)
-                    - self.heuristics.history(mv, side) / (HISTORY_MAX / 2);
-                r.clamp(0, new_depth - 1)
+                let history = self.heuristics.history(mv, side);
+                late_move_reduction(self.lmr.get(depth, n), pv_node, improving, history)
+                    .clamp(0, new_depth - 1)
             } else if far != [false; 2] && n >= 1 && depth >= 2 {
                 // Two plies far from the opponent's last stone, one far from ours.
-                (2 * i32::from(far[0]) + i32::from(far[1])).clamp(0, new_depth - 1)
+                delay_reduction(far[0], far[1]).clamp(0, new_depth - 1)
             } else {
                 0
             };
@@ -413,7 +380,7 @@ impl<'a> Tree<'a> {
             }
             self.pb.undo();
             if self.aborted {
-                self.order_buf[ply] = ordered;
+                self.stack[ply].ordered = ordered;
                 return 0;
             }
             if score > best {
@@ -424,7 +391,8 @@ impl<'a> Tree<'a> {
                     self.push_pv(ply, mv);
                     if alpha >= beta {
                         if kind == Kind::Quiet && !forcing {
-                            self.heuristics.reward(mv, &failed, side, ply, prev, depth);
+                            ordering::add_killer(&mut self.stack[ply].killers, mv);
+                            self.heuristics.reward(mv, &failed, side, prev, depth);
                         }
                         break;
                     }
@@ -434,8 +402,8 @@ impl<'a> Tree<'a> {
                 failed.push(mv);
             }
         }
-        self.order_buf[ply] = ordered;
-        self.quiet_buf[ply] = failed;
+        self.stack[ply].ordered = ordered;
+        self.stack[ply].failed = failed;
         let bound = if best >= beta {
             Bound::Lower
         } else if best > original_alpha {
@@ -449,12 +417,14 @@ impl<'a> Tree<'a> {
         }
         self.tt.store(
             key,
-            score_to_tt(best, ply),
-            static_eval,
-            depth,
-            bound,
-            pv_node,
-            best_move,
+            Entry {
+                score: score_to_tt(best, ply),
+                eval: static_eval,
+                depth,
+                bound,
+                pv: pv_node,
+                mv: best_move,
+            },
         );
         best
     }
@@ -469,8 +439,8 @@ impl<'a> Tree<'a> {
         let opp = side.opponent();
         let threats = &self.pb.counts().threats;
         let (mine, theirs) = (&threats[side as usize], &threats[opp as usize]);
-        if let Some(five) = ordering::five_point(&self.pb, side) {
-            self.pv[ply].push(five);
+        if let Some(five) = five_point(&self.pb, side) {
+            self.stack[ply].pv.push(five);
             return Some(WIN - p - 1);
         }
         match theirs[Threat::Five as usize] {
@@ -481,7 +451,7 @@ impl<'a> Tree<'a> {
         if self.pb.threat_count_at_least(opp, Threat::Block4) > 0 {
             return None;
         }
-        if ordering::has_flex4(&self.pb, side) {
+        if has_flex4(&self.pb, side) {
             return Some(WIN - p - 3);
         }
         let free_follow_up = !(self.pb.rule() == Rule::Renju && side == Color::Black);
@@ -498,7 +468,7 @@ impl<'a> Tree<'a> {
     /// first attacking moves only fours that make something more (a four with a three or a
     /// two) are tried, which keeps the tree small. `qdepth` counts attacker moves down from 0.
     fn qsearch(&mut self, side: Color, ply: usize, qdepth: i32, mut alpha: i32, beta: i32) -> i32 {
-        self.pv[ply].clear();
+        self.stack[ply].pv.clear();
         if self.tick() {
             return 0;
         }
@@ -510,7 +480,7 @@ impl<'a> Tree<'a> {
         if ply >= MAX_PLY {
             return self.eval.evaluate(&self.pb, side);
         }
-        if let Some(block) = ordering::five_point(&self.pb, opp) {
+        if let Some(block) = five_point(&self.pb, opp) {
             if !self.pb.is_legal(block, side) {
                 // Renju: black's only block is forbidden.
                 return -(WIN - p - 2);
@@ -546,15 +516,15 @@ impl<'a> Tree<'a> {
         } else {
             Threat::Block4Plus
         };
-        let mut moves = std::mem::take(&mut self.gen_buf[ply]);
-        ordering::fours_near_last(&self.pb, side, min_threat, &mut moves);
+        let mut moves = std::mem::take(&mut self.stack[ply].moves);
+        fours_near_last(&self.pb, side, min_threat, &mut moves);
         for &mv in &moves {
             self.prefetch_child(mv, side);
             self.pb.make(mv, side);
             let value = -self.qsearch(opp, ply + 1, qdepth - 1, -beta, -alpha);
             self.pb.undo();
             if self.aborted {
-                self.gen_buf[ply] = moves;
+                self.stack[ply].moves = moves;
                 return 0;
             }
             if value > best {
@@ -569,7 +539,7 @@ impl<'a> Tree<'a> {
                 }
             }
         }
-        self.gen_buf[ply] = moves;
+        self.stack[ply].moves = moves;
         let bound = if best >= beta {
             Bound::Lower
         } else if best > original_alpha && best_move.is_some() {
@@ -579,21 +549,24 @@ impl<'a> Tree<'a> {
         };
         self.tt.store(
             key,
-            score_to_tt(best, ply),
-            stand_pat,
-            0,
-            bound,
-            false,
-            best_move,
+            Entry {
+                score: score_to_tt(best, ply),
+                eval: stand_pat,
+                depth: 0,
+                bound,
+                pv: false,
+                mv: best_move,
+            },
         );
         best
     }
 
     /// Makes `mv` followed by the child's line the principal variation at `ply`.
     fn push_pv(&mut self, ply: usize, mv: Idx) {
-        let (head, tail) = self.pv.split_at_mut(ply + 1);
-        head[ply].clear();
-        head[ply].push(mv);
-        head[ply].extend_from_slice(&tail[0]);
+        let (head, tail) = self.stack.split_at_mut(ply + 1);
+        let pv = &mut head[ply].pv;
+        pv.clear();
+        pv.push(mv);
+        pv.extend_from_slice(&tail[0].pv);
     }
 }

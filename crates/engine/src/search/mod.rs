@@ -1,15 +1,18 @@
-//! The full-strength search: the [`Searcher`] owns the transposition table and answers
-//! `think` with a [`SearchResult`].
+//! The full-strength search: the [`Searcher`] owns the transposition table and answers a
+//! [`Request`] with a [`SearchResult`].
 //!
-//! One `think` runs: the immediate checks (our five, the opponent's five point), a VCF
+//! One search runs: the immediate checks (our five, the opponent's five point), a VCF
 //! solver at the root that plays a found forced win at once, then iterative deepening of
 //! the principal variation search with aspiration windows. It obeys [`Limits`]: no new
-//! iteration after the soft deadline, the hard deadline, stop flag and node limit checked
-//! inside the tree, the depth limit between iterations. Whatever happens it answers an
-//! empty cell, legal for the mover whenever one exists.
+//! iteration after the soft deadline (as the [`Clock`] moves it), the hard deadline, stop
+//! flag and node limit checked inside the tree, the depth limit between iterations.
+//! Whatever happens it answers an empty cell, legal for the mover whenever one exists.
+//! Its tuning constants are all in [`params`].
 
 pub mod alphabeta;
 pub mod ordering;
+pub mod params;
+pub mod threats;
 pub mod tt;
 pub mod vcf;
 
@@ -20,23 +23,20 @@ use crate::board::{Board, Color, Pos};
 use crate::eval::{Evaluator, Policy};
 use crate::pattern::{Idx, PatternBoard, Tables};
 use crate::rules::Rule;
-use crate::time::Limits;
+use crate::time::{Clock, Limits};
 use alphabeta::{MAX_PLY, Tree, WIN, WIN_MIN};
+use ordering::NodeFacts;
+use params::{
+    ASPIRATION, ASPIRATION_GROWTH, ROOT_VCF_MOVES, ROOT_VCF_NODE_SHARE, ROOT_VCF_NODES,
+    ROOT_VCF_TIME_SHARE, child_depth,
+};
 use tt::Tt;
 use vcf::Vcf;
 
 /// Table size when the manager sets no memory limit.
 pub const DEFAULT_TT_BYTES: usize = 64 << 20;
-/// Attacker moves the root VCF solver may look ahead.
-const ROOT_VCF_MOVES: u8 = 40;
-/// Nodes the root VCF solver may spend.
-const ROOT_VCF_NODES: u64 = 300_000;
-/// The root VCF solver stops after this fraction of the time to the soft deadline.
-const ROOT_VCF_TIME_SHARE: u32 = 4;
 /// The most search threads Hoshi runs.
 pub const MAX_THREADS: usize = 64;
-/// Half-width of the first aspiration window.
-const ASPIRATION: i32 = 40;
 
 /// Memory kept for everything but the table: code, stacks, pattern tables, the VCF cache
 /// and the allocator's slack, with room to spare (Piskvork measures the peak working set,
@@ -44,6 +44,9 @@ const ASPIRATION: i32 = 40;
 const RESERVED_BYTES: u64 = 48 << 20;
 /// The largest table Hoshi allocates, whatever the limit.
 pub const MAX_TT_BYTES: u64 = 4 << 30;
+
+/// The stop flag of a request that gives none: nobody raises it.
+static NEVER_STOPPED: AtomicBool = AtomicBool::new(false);
 
 /// The table size for a process limited to `max_memory` bytes (`INFO max_memory`; 0 means
 /// no limit) whose table was asked to take `wanted` bytes (`INFO hash_size`; 0: no
@@ -80,6 +83,70 @@ pub fn mate_in(score: i32) -> Option<i32> {
     }
 }
 
+/// One search to run: the position, the side to move, what bounds the search and what it
+/// reports. [`Request::new`] asks for the common case, one best move within the limits;
+/// [`Request::stop`], [`Request::lines`] and [`Request::observe`] add the rest.
+pub struct Request<'a> {
+    pub board: &'a Board,
+    pub rule: Rule,
+    /// The side to move.
+    pub me: Color,
+    pub limits: Limits,
+    /// Raised from outside to demand an answer now; `None`: only the limits stop it.
+    pub stop: Option<&'a AtomicBool>,
+    /// How many best root moves to search, each to the same depth (at least one).
+    pub lines: usize,
+    /// Told what the main thread knows after each completed iteration. It only watches:
+    /// the search is the same with or without it.
+    pub observer: Option<&'a mut dyn FnMut(&Progress)>,
+}
+
+impl<'a> Request<'a> {
+    /// The best move for `me` on `board` under `rule`, within `limits`.
+    #[must_use]
+    pub fn new(board: &'a Board, rule: Rule, me: Color, limits: Limits) -> Request<'a> {
+        Request {
+            board,
+            rule,
+            me,
+            limits,
+            stop: None,
+            lines: 1,
+            observer: None,
+        }
+    }
+
+    /// Stops when `flag` is raised.
+    #[must_use]
+    pub fn stop(self, flag: &'a AtomicBool) -> Request<'a> {
+        Request {
+            stop: Some(flag),
+            ..self
+        }
+    }
+
+    /// Searches the `n` best root moves (multi-PV) and returns them in
+    /// [`SearchResult::lines`], best first. A move found by the root's forced-win checks
+    /// comes alone.
+    #[must_use]
+    pub fn lines(self, n: usize) -> Request<'a> {
+        Request { lines: n, ..self }
+    }
+
+    /// Tells `observer` what the search knows after each completed iteration.
+    #[must_use]
+    pub fn observe(self, observer: &'a mut dyn FnMut(&Progress)) -> Request<'a> {
+        Request {
+            observer: Some(observer),
+            ..self
+        }
+    }
+
+    fn stop_flag(&self) -> &'a AtomicBool {
+        self.stop.unwrap_or(&NEVER_STOPPED)
+    }
+}
+
 /// The answer of one search (`protocol::reply` writes it as a `MESSAGE` line).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchResult {
@@ -97,30 +164,67 @@ pub struct SearchResult {
     pub elapsed: Duration,
     /// The best root moves, best first, each with its value and line (the first is
     /// `best`); more than one when several were asked for.
-    pub lines: Vec<Line>,
+    pub lines: Vec<RootMove>,
 }
 
-/// What the search has found when an iteration completes: handed to the observer of
-/// [`Searcher::think_observed`] (Yixin-Board's realtime display), never acted upon.
+/// What the search has found when an iteration completes: handed to the observer of a
+/// [`Request`] (Yixin-Board's realtime display), never acted upon.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Progress {
     /// The depth just completed.
     pub depth: u32,
     /// The best root moves so far, best first (as [`SearchResult::lines`]).
-    pub lines: Vec<Line>,
+    pub lines: Vec<RootMove>,
     /// Time since the search began.
     pub elapsed: Duration,
 }
 
 /// One root move of a search, with its value for the mover and its expected line.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Line {
+pub struct RootMove {
     pub mv: Pos,
     pub score: i32,
+    /// The expected line, starting with `mv`.
     pub pv: Vec<Pos>,
 }
 
+impl RootMove {
+    /// The root move that starts `pv` (in `pb`'s cells, not empty), valued `score`.
+    fn at(pb: &PatternBoard, score: i32, pv: &[Idx]) -> RootMove {
+        RootMove {
+            mv: pb.pos(pv[0]),
+            score,
+            pv: pv.iter().map(|&i| pb.pos(i)).collect(),
+        }
+    }
+}
+
 impl SearchResult {
+    /// The result of a search on `board` begun at `start`: the best root moves `lines`,
+    /// best first, whose first is the answer; with none (a full board), the centre, valued
+    /// 0, with no line. Every exit of [`Searcher::search`] builds its answer here.
+    fn new(
+        lines: Vec<RootMove>,
+        depth: u32,
+        nodes: u64,
+        start: Instant,
+        board: &Board,
+    ) -> SearchResult {
+        let (best, score, pv) = match lines.first() {
+            Some(first) => (first.mv, first.score, first.pv.clone()),
+            None => (board.center(), 0, Vec::new()),
+        };
+        SearchResult {
+            best,
+            score,
+            depth,
+            nodes,
+            pv,
+            elapsed: start.elapsed(),
+            lines,
+        }
+    }
+
     /// Plies until the game ends by five: positive when the mover wins, negative when he
     /// loses, `None` when the score is no mate.
     #[must_use]
@@ -209,92 +313,41 @@ impl Searcher {
         self.vcf.clear();
     }
 
-    /// Chooses a move for `me` on `board` under `rule` within `limits`.
-    pub fn think(
-        &mut self,
-        board: &Board,
-        rule: Rule,
-        me: Color,
-        limits: &Limits,
-        stop: &AtomicBool,
-    ) -> SearchResult {
-        self.think_lines(board, rule, me, limits, stop, 1)
-    }
-
-    /// Like [`Searcher::think`], with the `multipv` best root moves each searched to the
-    /// same depth and returned in [`SearchResult::lines`], best first. A move found by the
-    /// root's forced-win checks comes alone.
-    pub fn think_lines(
-        &mut self,
-        board: &Board,
-        rule: Rule,
-        me: Color,
-        limits: &Limits,
-        stop: &AtomicBool,
-        multipv: usize,
-    ) -> SearchResult {
-        self.think_observed(board, rule, me, limits, stop, multipv, &mut |_| {})
-    }
-
-    /// Like [`Searcher::think_lines`], telling `observe` what the main thread knows after
-    /// each completed iteration. The observer only watches: the search is the same.
-    #[allow(clippy::too_many_arguments)] // `think_lines`'s, plus the observer
-    pub fn think_observed(
-        &mut self,
-        board: &Board,
-        rule: Rule,
-        me: Color,
-        limits: &Limits,
-        stop: &AtomicBool,
-        multipv: usize,
-        observe: &mut dyn FnMut(&Progress),
-    ) -> SearchResult {
+    /// Runs `request`: chooses a move for its side to move, with as many best root moves
+    /// as it asks for.
+    pub fn search(&mut self, request: Request<'_>) -> SearchResult {
         let start = Instant::now();
+        let stop = request.stop_flag();
+        let Request {
+            board,
+            rule,
+            me,
+            limits,
+            lines,
+            observer,
+            ..
+        } = request;
+        let limits = &limits;
         self.prepare(rule);
         self.tt.new_search();
         let mut pb = PatternBoard::with_values(board, rule, self.eval.cell_values(rule));
-        let fallback = fallback_move(&pb, me, self.eval.policy(rule));
-        let done =
-            |best: Idx, score: i32, depth: u32, nodes: u64, pv: &[Idx], pb: &PatternBoard| {
-                let pv: Vec<Pos> = pv.iter().map(|&i| pb.pos(i)).collect();
-                SearchResult {
-                    best: pb.pos(best),
-                    score,
-                    depth,
-                    nodes,
-                    pv: pv.clone(),
-                    elapsed: start.elapsed(),
-                    lines: vec![Line {
-                        mv: pb.pos(best),
-                        score,
-                        pv,
-                    }],
-                }
-            };
-        let Some(fallback) = fallback else {
+        let Some(fallback) = fallback_move(&pb, me, self.eval.policy(rule)) else {
             // No empty cell at all: the manager should not have asked.
-            return SearchResult {
-                best: board.center(),
-                score: 0,
-                depth: 0,
-                nodes: 0,
-                pv: Vec::new(),
-                elapsed: start.elapsed(),
-                lines: Vec::new(),
-            };
+            return SearchResult::new(Vec::new(), 0, 0, start, board);
         };
-        if let Some(five) = ordering::five_point(&pb, me) {
-            return done(five, WIN - 1, 0, 0, &[five], &pb);
+        let alone = |pb: &PatternBoard, score: i32, pv: &[Idx]| vec![RootMove::at(pb, score, pv)];
+        if let Some(five) = threats::five_point(&pb, me) {
+            return SearchResult::new(alone(&pb, WIN - 1, &[five]), 0, 0, start, board);
         }
         if limits.should_stop(stop) || pb.all_cells().all(|i| !pb.is_candidate(i)) {
-            return done(fallback, 0, 0, 0, &[fallback], &pb);
+            return SearchResult::new(alone(&pb, 0, &[fallback]), 0, 0, start, board);
         }
 
         // The root VCF: a forced win is played at once.
         let vcf_before = self.vcf.nodes();
-        let budget = limits
-            .max_nodes
-            .map_or(ROOT_VCF_NODES, |n| n.min(ROOT_VCF_NODES) / 2);
+        let budget = limits.max_nodes.map_or(ROOT_VCF_NODES, |n| {
+            n.min(ROOT_VCF_NODES) / ROOT_VCF_NODE_SHARE
+        });
         // A share of the time, so that a fruitless solve leaves the search its iterations.
         let vcf_deadline = limits
             .soft_deadline
@@ -307,23 +360,25 @@ impl Searcher {
             .solve(&mut pb, me, ROOT_VCF_MOVES, budget, &mut vcf_stop);
         let vcf_nodes = self.vcf.nodes() - vcf_before;
         if let Some(line) = line
-            && let Some(&first) = line.first()
+            && !line.is_empty()
         {
             let score = WIN - line.len() as i32;
-            return done(first, score, 0, vcf_nodes, &line, &pb);
+            return SearchResult::new(alone(&pb, score, &line), 0, vcf_nodes, start, board);
         }
 
         let max_depth = limits
             .max_depth
             .map_or(MAX_PLY as i32 - 8, |d| i32::try_from(d).unwrap_or(i32::MAX))
             .clamp(1, MAX_PLY as i32 - 8);
-        let plan = Plan {
+        let plan = Deepening {
             me,
             max_depth,
-            multipv: multipv.max(1),
+            lines: lines.max(1),
             start,
             limits,
         };
+        let mut quiet = |_: &Progress| {};
+        let observe = observer.unwrap_or(&mut quiet);
         let helpers_stop = AtomicBool::new(false);
         let helper_count = self.threads.saturating_sub(1);
         let (tt, eval) = (&self.tt, &self.eval);
@@ -342,68 +397,63 @@ impl Searcher {
                 .collect();
             let mut tree = Tree::new(pb, tt, eval, limits, stop);
             tree.nodes = vcf_nodes;
-            let (lines, depth) = iterate(&mut tree, &plan, 1, Some(observe));
+            let (found, depth) = iterate(&mut tree, &plan, 1, Some(observe));
             helpers_stop.store(true, Ordering::Relaxed);
             let helper_nodes: u64 = helpers.into_iter().map(|h| h.join().unwrap_or(0)).sum();
-            (lines_at(&tree.pb, &lines), depth, tree.nodes + helper_nodes)
+            let lines = if found.is_empty() {
+                // Not even depth 1 completed: the move given without a search.
+                alone(&tree.pb, 0, &[fallback])
+            } else {
+                root_moves(&tree.pb, &found)
+            };
+            (lines, depth, tree.nodes + helper_nodes)
         });
-        let Some(first) = lines.first() else {
-            let pb = PatternBoard::new(board, rule);
-            return done(fallback, 0, 0, nodes, &[fallback], &pb);
-        };
-        SearchResult {
-            best: first.mv,
-            score: first.score,
-            depth,
-            nodes,
-            pv: first.pv.clone(),
-            elapsed: start.elapsed(),
-            lines,
-        }
+        SearchResult::new(lines, depth, nodes, start, board)
     }
 
-    /// Exact values at `depth` of the most promising root moves for `me`: the first
-    /// `tried` in the search's move order (`best`, the move a search just chose, first),
-    /// each searched with a full window, best value first (ties by position). A small
-    /// multi-PV for the weakened levels' pick; the root's move generation keeps its
-    /// floor (only the block against a five point, only defences against an open four).
-    /// A search cut short by `limits` or `stop` ends the list early, so it may be empty.
-    #[allow(clippy::too_many_arguments)] // `think`'s six, plus what to re-search
+    /// Exact values at `depth` of the most promising root moves of `request`'s side to
+    /// move: the first `tried` in the search's move order (`first`, say the move a search
+    /// just chose, first), each searched with a full window, best value first (ties by
+    /// position). A small multi-PV for the weakened levels' pick; the root's move
+    /// generation keeps its floor (only the block against a five point, only defences
+    /// against an open four). Only the request's position, limits and stop flag count; a
+    /// search cut short by them ends the list early, so it may be empty.
     pub fn root_values(
         &mut self,
-        board: &Board,
-        rule: Rule,
-        me: Color,
+        request: &Request<'_>,
         depth: u32,
         tried: usize,
-        best: Pos,
-        limits: &Limits,
-        stop: &AtomicBool,
+        first: Pos,
     ) -> Vec<(Pos, i32)> {
+        let Request {
+            board, rule, me, ..
+        } = *request;
         self.prepare(rule);
         let mut pb = PatternBoard::with_values(board, rule, self.eval.cell_values(rule));
         let mut moves = Vec::new();
         let kind = ordering::generate(&mut pb, me, &mut moves);
-        let first = board.is_empty_at(best).then(|| pb.idx(best));
-        let mut tree = Tree::new(pb, &self.tt, &self.eval, limits, stop);
-        let mut ordered = Vec::new();
-        tree.heuristics.score_moves(
-            self.eval.policy(rule),
-            &tree.pb,
-            me,
-            0,
-            first,
-            None,
-            &moves,
-            &mut ordered,
+        let first = board.is_empty_at(first).then(|| pb.idx(first));
+        let mut tree = Tree::new(
+            pb,
+            &self.tt,
+            &self.eval,
+            &request.limits,
+            request.stop_flag(),
         );
+        let mut ordered = Vec::new();
+        let root = NodeFacts {
+            prev: None,
+            ..tree.node_facts(me, 0, first)
+        };
+        tree.heuristics
+            .score_moves(self.eval.policy(rule), &root, &moves, &mut ordered);
         ordering::sort(&mut ordered);
         let depth = i32::try_from(depth)
             .unwrap_or(i32::MAX)
             .clamp(1, MAX_PLY as i32 - 8);
         let mut values = Vec::new();
         for s in ordered.iter().take(tried) {
-            let child = alphabeta::child_depth(kind, depth);
+            let child = child_depth(kind, depth);
             tree.pb.make(s.mv, me);
             let value = -tree.search(me.opponent(), 1, child, -WIN, WIN);
             tree.pb.undo();
@@ -417,46 +467,43 @@ impl Searcher {
     }
 }
 
-/// What one search must do: the same for every thread.
-struct Plan<'a> {
+/// What every thread of one search runs: iterative deepening for `me` to `max_depth`, of
+/// the `lines` best root moves, within `limits`.
+struct Deepening<'a> {
     me: Color,
     max_depth: i32,
-    multipv: usize,
+    lines: usize,
     start: Instant,
     limits: &'a Limits,
 }
 
 /// A root move's value and line, in the tree's cells.
 #[derive(Clone, Debug)]
-struct RootLine {
+struct RootPv {
     score: i32,
     pv: Vec<Idx>,
 }
 
 /// Root lines in board cells.
-fn lines_at(pb: &PatternBoard, lines: &[RootLine]) -> Vec<Line> {
+fn root_moves(pb: &PatternBoard, lines: &[RootPv]) -> Vec<RootMove> {
     lines
         .iter()
-        .map(|l| Line {
-            mv: pb.pos(l.pv[0]),
-            score: l.score,
-            pv: l.pv.iter().map(|&i| pb.pos(i)).collect(),
-        })
+        .map(|l| RootMove::at(pb, l.score, &l.pv))
         .collect()
 }
 
-/// Iterative deepening from `first_depth`: each depth searches the `multipv` best root
+/// Iterative deepening from `first_depth`: each depth searches the `lines` best root
 /// moves in turn (each with the ones before it excluded), until a limit, a mate within the
 /// horizon, or (for the main thread, the one with an observer) the clock says stop.
 /// Returns the lines of the last completed depth, best first, and that depth.
 fn iterate(
     tree: &mut Tree<'_>,
-    plan: &Plan<'_>,
+    plan: &Deepening<'_>,
     first_depth: i32,
     mut observe: Option<&mut dyn FnMut(&Progress)>,
-) -> (Vec<RootLine>, u32) {
+) -> (Vec<RootPv>, u32) {
     let main = observe.is_some();
-    let mut lines: Vec<RootLine> = Vec::new();
+    let mut lines: Vec<RootPv> = Vec::new();
     let mut completed = 0;
     let mut clock = Clock::new(plan.start, plan.limits);
     for depth in first_depth..=plan.max_depth {
@@ -464,20 +511,20 @@ fn iterate(
             break;
         }
         tree.root_skip.clear();
-        let mut fresh: Vec<RootLine> = Vec::new();
-        for k in 0..plan.multipv {
+        let mut fresh: Vec<RootPv> = Vec::new();
+        for k in 0..plan.lines {
             let prev = lines.get(k).map_or(0, |l| l.score);
             let score = aspiration(tree, plan.me, depth, prev);
             if tree.aborted {
                 break;
             }
-            let Some(&mv) = tree.pv[0].first() else {
+            let Some(&mv) = tree.root_pv().first() else {
                 // Every root move is excluded already.
                 break;
             };
-            fresh.push(RootLine {
+            fresh.push(RootPv {
                 score,
-                pv: tree.pv[0].clone(),
+                pv: tree.root_pv().to_vec(),
             });
             tree.root_skip.push(mv);
         }
@@ -488,7 +535,7 @@ fn iterate(
         let done = fresh.len();
         let moves: Vec<Idx> = fresh.iter().map(|l| l.pv[0]).collect();
         lines.retain(|l| !moves.contains(&l.pv[0]));
-        fresh.extend(lines.drain(..).take(plan.multipv.saturating_sub(done)));
+        fresh.extend(lines.drain(..).take(plan.lines.saturating_sub(done)));
         lines = fresh;
         // Later lines were searched with earlier ones excluded, in windows of their own, so
         // one may come out better: the order is by value (stable, so ties keep the search's).
@@ -508,72 +555,18 @@ fn iterate(
         if let Some(observe) = observe.as_mut() {
             observe(&Progress {
                 depth: completed,
-                lines: lines_at(&tree.pb, &lines),
+                lines: root_moves(&tree.pb, &lines),
                 elapsed: plan.start.elapsed(),
             });
         }
         clock.completed(depth, best.pv[0], best.score);
-        if best.score.abs() >= WIN_MIN && (WIN - best.score.abs()) <= depth && plan.multipv == 1 {
+        if best.score.abs() >= WIN_MIN && (WIN - best.score.abs()) <= depth && plan.lines == 1 {
             // A mate within the horizon: deeper iterations cannot change it.
             break;
         }
     }
     tree.root_skip.clear();
     (lines, completed)
-}
-
-/// When the main thread stops deepening: the soft deadline, stretched while the best move
-/// keeps changing or the score falls, shrunk while both hold steady (when the limits are
-/// adaptive). Never past the hard deadline, which the tree itself watches.
-struct Clock {
-    start: Instant,
-    /// The time to the soft deadline, if there is one.
-    optimum: Option<Duration>,
-    adaptive: bool,
-    best: Option<Idx>,
-    /// Best-move changes, halved at every depth.
-    changes: f64,
-    score: Option<i32>,
-    factor: f64,
-}
-
-impl Clock {
-    fn new(start: Instant, limits: &Limits) -> Clock {
-        Clock {
-            start,
-            optimum: limits
-                .soft_deadline
-                .map(|d| d.saturating_duration_since(start)),
-            adaptive: limits.adaptive,
-            best: None,
-            changes: 0.0,
-            score: None,
-            factor: 1.0,
-        }
-    }
-
-    fn completed(&mut self, depth: i32, best: Idx, score: i32) {
-        self.changes /= 2.0;
-        if self.best.is_some_and(|b| b != best) {
-            self.changes += 1.0;
-        }
-        self.best = Some(best);
-        let falling = self.score.map_or(0.0, |prev| {
-            f64::from((prev - score).clamp(-200, 200)) / 400.0
-        });
-        self.score = Some(score);
-        // Shallow iterations say little about stability.
-        self.factor = if depth < 5 || !self.adaptive {
-            1.0
-        } else {
-            ((0.6 + 0.4 * self.changes) * (1.0 + falling)).clamp(0.4, 1.8)
-        };
-    }
-
-    fn should_stop(&self) -> bool {
-        self.optimum
-            .is_some_and(|o| self.start.elapsed() >= o.mul_f64(self.factor))
-    }
 }
 
 /// One iteration with an aspiration window around the previous score, widened on failure.
@@ -597,7 +590,7 @@ fn aspiration(tree: &mut Tree<'_>, me: Color, depth: i32, prev: i32) -> i32 {
             // move left to search scores exactly -WIN).
             return score;
         }
-        delta *= 3;
+        delta *= ASPIRATION_GROWTH;
     }
 }
 
@@ -656,44 +649,39 @@ mod tests {
 
     #[test]
     fn plays_its_five_and_blocks_the_opponents() {
-        let stop = AtomicBool::new(false);
         let mut s = Searcher::new(1 << 20);
         let b = board_with(
             &[(3, 3), (4, 3), (5, 3), (6, 3)],
             &[(3, 4), (4, 4), (5, 4), (9, 9)],
         );
-        let r = s.think(&b, Rule::Standard, Color::Black, &depth(4), &stop);
+        let r = s.search(Request::new(&b, Rule::Standard, Color::Black, depth(4)));
         assert!([Pos::new(2, 3), Pos::new(7, 3)].contains(&r.best), "{r:?}");
         assert_eq!(r.mate_in(), Some(1));
         let b = board_with(
             &[(3, 3), (4, 3), (5, 3), (6, 3), (12, 12)],
             &[(2, 3), (9, 9), (9, 10), (0, 14)],
         );
-        let r = s.think(&b, Rule::Standard, Color::White, &depth(4), &stop);
+        let r = s.search(Request::new(&b, Rule::Standard, Color::White, depth(4)));
         assert_eq!(r.best, Pos::new(7, 3), "{r:?}");
     }
 
     #[test]
     fn answers_a_legal_move_when_stopped_at_once() {
-        let stop = AtomicBool::new(true);
+        let stopped = AtomicBool::new(true);
         let mut s = Searcher::new(1 << 20);
         let b = board_with(&[(7, 7)], &[(8, 8)]);
-        let r = s.think(&b, Rule::Renju, Color::Black, &Limits::default(), &stop);
+        let r =
+            s.search(Request::new(&b, Rule::Renju, Color::Black, Limits::default()).stop(&stopped));
         assert!(b.is_empty_at(r.best) && Rule::Renju.is_legal(&b, r.best, Color::Black));
         let empty = Board::new(15, 15).unwrap();
-        let r = s.think(
-            &empty,
-            Rule::Freestyle,
-            Color::Black,
-            &Limits::default(),
-            &stop,
+        let r = s.search(
+            Request::new(&empty, Rule::Freestyle, Color::Black, Limits::default()).stop(&stopped),
         );
         assert_eq!(r.best, Pos::new(7, 7));
     }
 
     #[test]
     fn every_rule_and_size_answers_an_empty_cell_next_to_blocked_ones() {
-        let stop = AtomicBool::new(false);
         for (rule, side) in [
             (Rule::Freestyle, 20),
             (Rule::Standard, 15),
@@ -711,7 +699,7 @@ mod tests {
                     b.block(p).unwrap();
                 }
             }
-            let r = Searcher::new(1 << 20).think(&b, rule, Color::White, &depth(3), &stop);
+            let r = Searcher::new(1 << 20).search(Request::new(&b, rule, Color::White, depth(3)));
             assert!(b.is_empty_at(r.best), "{rule} {side}: {r:?}");
             assert!(r.depth >= 1, "{rule} {side}: {r:?}");
         }
@@ -725,26 +713,32 @@ mod tests {
             &[(5, 7), (6, 7), (7, 5), (7, 6)],
             &[(0, 0), (14, 0), (0, 14), (14, 14)],
         );
-        let stop = AtomicBool::new(false);
         for d in [1, 3] {
-            let r = Searcher::new(1 << 20).think(&b, Rule::Renju, Color::Black, &depth(d), &stop);
+            let r = Searcher::new(1 << 20).search(Request::new(
+                &b,
+                Rule::Renju,
+                Color::Black,
+                depth(d),
+            ));
             assert!(Rule::Renju.is_legal(&b, r.best, Color::Black), "{r:?}");
         }
         let stopped = AtomicBool::new(true);
-        let r = Searcher::new(1 << 20).think(&b, Rule::Renju, Color::Black, &depth(3), &stopped);
+        let r = Searcher::new(1 << 20)
+            .search(Request::new(&b, Rule::Renju, Color::Black, depth(3)).stop(&stopped));
         assert!(Rule::Renju.is_legal(&b, r.best, Color::Black), "{r:?}");
     }
 
     #[test]
     fn stops_at_the_node_limit_and_repeats_itself() {
-        let stop = AtomicBool::new(false);
         let b = board_with(&[(7, 7), (8, 7)], &[(8, 8), (6, 6)]);
         let limits = Limits {
             max_nodes: Some(5_000),
             ..Limits::default()
         };
-        let a = Searcher::new(1 << 20).think(&b, Rule::Freestyle, Color::Black, &limits, &stop);
-        let c = Searcher::new(1 << 20).think(&b, Rule::Freestyle, Color::Black, &limits, &stop);
+        let a =
+            Searcher::new(1 << 20).search(Request::new(&b, Rule::Freestyle, Color::Black, limits));
+        let c =
+            Searcher::new(1 << 20).search(Request::new(&b, Rule::Freestyle, Color::Black, limits));
         assert!(a.nodes <= 5_000 + 1_000, "{a:?}");
         assert_eq!((a.best, a.nodes, &a.pv), (c.best, c.nodes, &c.pv));
         assert!(b.is_empty_at(a.best));
@@ -757,8 +751,12 @@ mod tests {
             &[(4, 7), (5, 7), (6, 7), (8, 4), (8, 5), (8, 6), (0, 0)],
             &[(3, 7), (8, 3), (1, 1), (14, 14)],
         );
-        let stop = AtomicBool::new(false);
-        let r = Searcher::new(1 << 20).think(&b, Rule::Freestyle, Color::White, &depth(3), &stop);
+        let r = Searcher::new(1 << 20).search(Request::new(
+            &b,
+            Rule::Freestyle,
+            Color::White,
+            depth(3),
+        ));
         // White to move takes the crossing point, the only cell that stops both, unless it
         // sees that it is lost anyway: two stones down, it is (black wins by threes after
         // (8, 7), +M7 at 2M nodes with either evaluation).
@@ -766,23 +764,21 @@ mod tests {
             r.best == Pos::new(8, 7) || r.mate_in().is_some_and(|n| n < 0),
             "{r:?}"
         );
-        let r = Searcher::new(1 << 20).think(&b, Rule::Freestyle, Color::Black, &depth(3), &stop);
+        let r = Searcher::new(1 << 20).search(Request::new(
+            &b,
+            Rule::Freestyle,
+            Color::Black,
+            depth(3),
+        ));
         assert_eq!(r.best, Pos::new(8, 7), "{r:?}");
         assert_eq!(r.mate_in(), Some(3), "{r:?}");
     }
 
     #[test]
     fn multipv_gives_distinct_moves_best_first_led_by_the_answer() {
-        let stop = AtomicBool::new(false);
         let b = board_with(&[(7, 7), (8, 7)], &[(8, 8), (6, 6)]);
-        let r = Searcher::new(1 << 20).think_lines(
-            &b,
-            Rule::Freestyle,
-            Color::Black,
-            &depth(4),
-            &stop,
-            4,
-        );
+        let r = Searcher::new(1 << 20)
+            .search(Request::new(&b, Rule::Freestyle, Color::Black, depth(4)).lines(4));
         assert_eq!(r.lines.len(), 4, "{r:?}");
         assert_eq!((r.lines[0].mv, r.lines[0].score), (r.best, r.score));
         assert!(
@@ -798,36 +794,64 @@ mod tests {
 
     #[test]
     fn two_threads_answer_a_legal_move_and_block_a_five() {
-        let stop = AtomicBool::new(false);
         let mut s = Searcher::new(1 << 20);
         s.set_threads(2);
         let b = board_with(
             &[(3, 3), (4, 3), (5, 3), (6, 3), (12, 12)],
             &[(2, 3), (9, 9), (9, 10), (0, 14)],
         );
-        let r = s.think(&b, Rule::Standard, Color::White, &depth(5), &stop);
+        let r = s.search(Request::new(&b, Rule::Standard, Color::White, depth(5)));
         assert_eq!(r.best, Pos::new(7, 3), "{r:?}");
         let b = board_with(&[(7, 7), (8, 7)], &[(8, 8), (6, 6)]);
-        let r = s.think(&b, Rule::Renju, Color::Black, &depth(5), &stop);
+        let r = s.search(Request::new(&b, Rule::Renju, Color::Black, depth(5)));
         assert!(Rule::Renju.is_legal(&b, r.best, Color::Black), "{r:?}");
+    }
+
+    #[test]
+    fn an_observer_sees_every_completed_depth_and_changes_nothing() {
+        let b = board_with(&[(7, 7), (8, 7)], &[(8, 8), (6, 6)]);
+        let plain = Searcher::new(1 << 20).search(Request::new(
+            &b,
+            Rule::Freestyle,
+            Color::Black,
+            depth(5),
+        ));
+        let mut seen = Vec::new();
+        let mut observe = |p: &Progress| seen.push((p.depth, p.lines[0].mv));
+        let observed = Searcher::new(1 << 20).search(
+            Request::new(&b, Rule::Freestyle, Color::Black, depth(5)).observe(&mut observe),
+        );
+        assert_eq!(
+            (observed.best, observed.score, observed.nodes, &observed.pv),
+            (plain.best, plain.score, plain.nodes, &plain.pv)
+        );
+        let depths: Vec<u32> = seen.iter().map(|&(d, _)| d).collect();
+        assert_eq!(depths, (1..=plain.depth).collect::<Vec<_>>());
+        assert_eq!(seen.last().map(|&(_, mv)| mv), Some(plain.best));
+    }
+
+    #[test]
+    fn root_values_rank_the_searched_move_among_the_best() {
+        let b = board_with(&[(7, 7), (8, 7)], &[(8, 8), (6, 6)]);
+        let request = Request::new(&b, Rule::Freestyle, Color::Black, depth(3));
+        let mut s = Searcher::new(1 << 20);
+        let r = s.search(Request::new(&b, Rule::Freestyle, Color::Black, depth(3)));
+        let values = s.root_values(&request, r.depth, 4, r.best);
+        assert_eq!(values.len(), 4, "{values:?}");
+        assert!(values.windows(2).all(|w| w[0].1 >= w[1].1), "{values:?}");
+        assert!(values.iter().any(|&(p, _)| p == r.best), "{values:?}");
+        assert!(values.iter().all(|&(p, _)| b.is_empty_at(p)));
     }
 
     #[test]
     fn multipv_beyond_the_root_moves_ends_with_the_moves_there_are() {
         // White must block the five point: one root move, three lines asked for.
-        let stop = AtomicBool::new(false);
         let b = board_with(
             &[(3, 3), (4, 3), (5, 3), (6, 3), (12, 12)],
             &[(2, 3), (9, 9), (9, 10), (0, 14)],
         );
-        let r = Searcher::new(1 << 20).think_lines(
-            &b,
-            Rule::Standard,
-            Color::White,
-            &depth(5),
-            &stop,
-            3,
-        );
+        let r = Searcher::new(1 << 20)
+            .search(Request::new(&b, Rule::Standard, Color::White, depth(5)).lines(3));
         assert_eq!(r.best, Pos::new(7, 3), "{r:?}");
         assert_eq!(r.lines.len(), 1, "{r:?}");
     }

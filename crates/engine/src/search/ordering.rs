@@ -7,15 +7,14 @@
 //! worth to each side, [`Policy`]), then history, ties broken by cell (row-major) so the
 //! order is deterministic.
 
+use super::params::{
+    COUNTER_BONUS, HISTORY_MAX, KILLER_BONUS, TT_BONUS, history_bonus, history_order,
+};
+use super::threats::{five_point, has_flex4};
 use crate::board::Color;
 use crate::eval::Policy;
 use crate::pattern::{Idx, PatternBoard, Threat};
 use crate::rules::Rule;
-
-/// Ordering bonus of the table move, above everything else.
-const TT_BONUS: i32 = 1 << 24;
-/// Ordering bonus of a killer move.
-const KILLER_BONUS: i32 = 2_000;
 
 /// What kind of node the generator found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,64 +63,6 @@ pub fn bring_next(list: &mut [Scored], n: usize) {
 /// Sorts `list` best first.
 pub fn sort(list: &mut [Scored]) {
     list.sort_unstable_by_key(|s| std::cmp::Reverse(s.key()));
-}
-
-/// Whether `color` has a legal move making an open four or two fours.
-#[must_use]
-pub fn has_flex4(pb: &PatternBoard, color: Color) -> bool {
-    let any = pb.counts().threats[color as usize][Threat::Flex4 as usize] > 0;
-    // Only renju's black can have such a cell and not be allowed to play it.
-    if !any || color == Color::White || pb.rule() != Rule::Renju {
-        return any;
-    }
-    pb.all_cells()
-        .any(|i| pb.is_empty(i) && pb.threat(i, color) == Threat::Flex4 && !pb.is_foul(i))
-}
-
-/// The first empty cell (row-major) where `color` would make five.
-#[must_use]
-pub fn five_point(pb: &PatternBoard, color: Color) -> Option<Idx> {
-    let is_five = |i: Idx| pb.is_empty(i) && pb.threat(i, color) == Threat::Five;
-    let count = pb.counts().threats[color as usize][Threat::Five as usize];
-    if count == 0 {
-        return None;
-    }
-    // A lone five point is almost always the last stone's, on one of its lines: looked
-    // for there first, it is the same answer without a scan of the board.
-    if count == 1
-        && let Some(near) = pb
-            .last_stone_of(color)
-            .and_then(|last| pb.line_neighbours(last).find(|&i| is_five(i)))
-    {
-        return Some(near);
-    }
-    pb.all_cells().find(|&i| is_five(i))
-}
-
-/// Fills `out` with `side`'s legal fours at least as strong as `min`, near its last stone
-/// (anywhere when it has none), strongest first, ties by cell.
-pub fn fours_near_last(pb: &PatternBoard, side: Color, min: Threat, out: &mut Vec<Idx>) {
-    out.clear();
-    if pb.threat_count_at_least(side, min) == 0 {
-        return;
-    }
-    let mut found: Vec<(Threat, Idx)> = match pb.last_stone_of(side) {
-        Some(last) => pb
-            .neighbourhood(last)
-            .filter(|&i| pb.is_empty(i))
-            .map(|i| (pb.threat(i, side), i))
-            .filter(|&(t, _)| t >= min)
-            .collect(),
-        None => pb
-            .all_cells()
-            .filter(|&i| pb.is_empty(i))
-            .map(|i| (pb.threat(i, side), i))
-            .filter(|&(t, _)| t >= min)
-            .collect(),
-    };
-    found.retain(|&(_, i)| pb.is_legal(i, side));
-    found.sort_unstable_by_key(|&(t, i)| (std::cmp::Reverse(t), i));
-    out.extend(found.iter().map(|&(_, i)| i));
 }
 
 /// Whether `side`'s stone on `mv` leaves the opponent no open-four point. With the
@@ -192,19 +133,37 @@ pub fn generate(pb: &mut PatternBoard, side: Color, out: &mut Vec<Idx>) -> Kind 
     Kind::Quiet
 }
 
-/// History values stay within this magnitude (each update moves them part of the way).
-pub const HISTORY_MAX: i32 = 16_384;
-/// Ordering bonus of the move that last refuted the opponent's previous move.
-const COUNTER_BONUS: i32 = 600;
-
-/// The history update of a search of `depth`.
-fn history_bonus(depth: i32) -> i32 {
-    (32 * depth * depth + 64 * depth).min(HISTORY_MAX / 4)
+/// What move scoring needs to know of the node whose moves it scores.
+#[derive(Clone, Copy)]
+pub struct NodeFacts<'a> {
+    pub pb: &'a PatternBoard,
+    /// The side to move.
+    pub side: Color,
+    /// The table's move for the node, tried first.
+    pub tt_move: Option<Idx>,
+    /// The quiet moves that last refuted a node at this ply.
+    pub killers: [Idx; 2],
+    /// The opponent's last move, whose refutation is tried early.
+    pub prev: Option<Idx>,
 }
 
-/// Killer moves, counter moves and the history table of one search.
+/// Whether `mv` is one of `killers`.
+#[must_use]
+pub fn is_killer(killers: [Idx; 2], mv: Idx) -> bool {
+    killers.contains(&mv)
+}
+
+/// Makes `best`, a quiet move that just refuted a node, the first of that ply's `killers`.
+pub fn add_killer(killers: &mut [Idx; 2], best: Idx) {
+    if killers[0] != best {
+        killers[1] = killers[0];
+        killers[0] = best;
+    }
+}
+
+/// Counter moves and the history table of one search (the killers live on the tree's
+/// stack, one pair a ply).
 pub struct Heuristics {
-    killers: Vec<[Idx; 2]>,
     /// `[cell][side]`: how often a quiet move there refuted, less how often it failed to.
     history: Vec<[i32; 2]>,
     /// `[cell of the opponent's move][side]`: the quiet reply that last refuted it.
@@ -212,32 +171,25 @@ pub struct Heuristics {
 }
 
 impl Heuristics {
+    /// Empty tables for a board of `cells` cells.
     #[must_use]
-    pub fn new(cells: usize, plies: usize) -> Heuristics {
+    pub fn new(cells: usize) -> Heuristics {
         Heuristics {
-            killers: vec![[0; 2]; plies],
             history: vec![[0; 2]; cells],
             counters: vec![[0; 2]; cells],
         }
     }
 
-    /// Records that the quiet move `best` refuted the node at `ply` (reached by the
-    /// opponent's `prev`) in a search of `depth`, after the quiet moves `failed` did not.
+    /// Records that the quiet move `best` refuted a node (reached by the opponent's
+    /// `prev`) in a search of `depth`, after the quiet moves `failed` did not.
     pub fn reward(
         &mut self,
         best: Idx,
         failed: &[Idx],
         side: Color,
-        ply: usize,
         prev: Option<Idx>,
         depth: i32,
     ) {
-        if let Some(k) = self.killers.get_mut(ply)
-            && k[0] != best
-        {
-            k[1] = k[0];
-            k[0] = best;
-        }
         let bonus = history_bonus(depth);
         self.nudge(best, side, bonus);
         for &mv in failed {
@@ -263,26 +215,22 @@ impl Heuristics {
         self.history[usize::from(mv)][side as usize]
     }
 
-    #[must_use]
-    pub fn is_killer(&self, mv: Idx, ply: usize) -> bool {
-        self.killers.get(ply).is_some_and(|k| k.contains(&mv))
-    }
-
-    /// Scores `moves` into `out` by `policy` and what this search learnt, in no order
-    /// (take them with [`bring_next`], or [`sort`] them); `prev` is the opponent's last
-    /// move.
-    #[allow(clippy::too_many_arguments)] // the node's facts, each used once
+    /// Scores the moves of the node `node` into `out` by `policy` and what this search
+    /// learnt, in no order (take them with [`bring_next`], or [`sort`] them).
     pub fn score_moves(
         &self,
         policy: &Policy,
-        pb: &PatternBoard,
-        side: Color,
-        ply: usize,
-        tt_move: Option<Idx>,
-        prev: Option<Idx>,
+        node: &NodeFacts<'_>,
         moves: &[Idx],
         out: &mut Vec<Scored>,
     ) {
+        let NodeFacts {
+            pb,
+            side,
+            tt_move,
+            killers,
+            prev,
+        } = *node;
         let counter = prev
             .and_then(|p| self.counters.get(usize::from(p)))
             .map(|c| c[side as usize]);
@@ -291,12 +239,12 @@ impl Heuristics {
             let mut score = policy.score(pb.info(mv), side);
             if Some(mv) == tt_move {
                 score += TT_BONUS;
-            } else if self.is_killer(mv, ply) {
+            } else if is_killer(killers, mv) {
                 score += KILLER_BONUS;
             } else if Some(mv) == counter {
                 score += COUNTER_BONUS;
             }
-            score += self.history(mv, side) / 64;
+            score += history_order(self.history(mv, side));
             Scored { mv, score }
         }));
     }

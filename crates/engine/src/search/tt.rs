@@ -45,7 +45,7 @@ impl Bound {
     }
 }
 
-/// What a probe finds.
+/// What a probe finds, and what a store keeps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry {
     pub score: i32,
@@ -57,6 +57,22 @@ pub struct Entry {
     pub pv: bool,
     /// The best or refuting move, if one was found.
     pub mv: Option<Idx>,
+}
+
+impl Entry {
+    /// The static evaluation `eval` of a position not searched yet, at a node that is
+    /// (`pv`) or is not on a principal variation.
+    #[must_use]
+    pub fn evaluation(eval: i32, pv: bool) -> Entry {
+        Entry {
+            score: 0,
+            eval,
+            depth: 0,
+            bound: Bound::None,
+            pv,
+            mv: None,
+        }
+    }
 }
 
 /// Depths are stored shifted by this, so that quiescence entries (depth 0 and below) fit.
@@ -147,20 +163,11 @@ impl Tt {
         })
     }
 
-    /// Stores a search result (or, with [`Bound::None`], only the static evaluation). The
-    /// position's own entry is replaced, keeping its move when the new result has none;
-    /// otherwise the bucket's least valuable entry: the shallowest, older generations first.
-    #[allow(clippy::too_many_arguments)] // one field each, as in every engine's table
-    pub fn store(
-        &self,
-        key: u64,
-        score: i32,
-        eval: i32,
-        depth: i32,
-        bound: Bound,
-        pv: bool,
-        mv: Option<Idx>,
-    ) {
+    /// Stores `entry` under `key`: a search result, or (with [`Bound::None`]) only the
+    /// static evaluation. The position's own entry is replaced, keeping its move when the
+    /// new one has none; otherwise the bucket's least valuable entry: the shallowest, older
+    /// generations first.
+    pub fn store(&self, key: u64, entry: Entry) {
         let bucket = self.bucket(key);
         let mut victim = 0;
         let mut victim_worth = i32::MAX;
@@ -181,7 +188,7 @@ impl Tt {
                 // A quiescence or evaluation-only store does not replace a real result
                 // of this search.
                 let old = unpack(data);
-                if bound == Bound::None && old.bound != Bound::None {
+                if entry.bound == Bound::None && old.bound != Bound::None {
                     return;
                 }
                 break;
@@ -195,12 +202,10 @@ impl Tt {
             }
         }
         let data = pack(
-            score,
-            eval,
-            depth,
-            bound,
-            pv,
-            mv.or(old_move),
+            Entry {
+                mv: entry.mv.or(old_move),
+                ..entry
+            },
             self.generation,
         );
         let e = &bucket[victim * ENTRY_WORDS..(victim + 1) * ENTRY_WORDS];
@@ -242,22 +247,14 @@ fn zeroed_words(n: usize) -> Box<[AtomicU64]> {
 // Data word layout, low bits first: score i16, eval i16, move u16, depth u8 (shifted by
 // DEPTH_OFFSET, so never 0 for a stored entry: an all-zero word is an empty slot), bound 2
 // bits, PV 1 bit, generation 5 bits.
-fn pack(
-    score: i32,
-    eval: i32,
-    depth: i32,
-    bound: Bound,
-    pv: bool,
-    mv: Option<Idx>,
-    generation: u8,
-) -> u64 {
+fn pack(e: Entry, generation: u8) -> u64 {
     // Scores and evaluations fit in i16 (mates are near 30000).
-    u64::from(score.clamp(-32_000, 32_000) as i16 as u16)
-        | (u64::from(eval.clamp(-32_000, 32_000) as i16 as u16) << 16)
-        | (u64::from(mv.unwrap_or(0)) << 32)
-        | (u64::from((depth + DEPTH_OFFSET).clamp(1, 255) as u8) << 48)
-        | ((bound as u64) << 56)
-        | (u64::from(pv) << 58)
+    u64::from(e.score.clamp(-32_000, 32_000) as i16 as u16)
+        | (u64::from(e.eval.clamp(-32_000, 32_000) as i16 as u16) << 16)
+        | (u64::from(e.mv.unwrap_or(0)) << 32)
+        | (u64::from((e.depth + DEPTH_OFFSET).clamp(1, 255) as u8) << 48)
+        | ((e.bound as u64) << 56)
+        | (u64::from(e.pv) << 58)
         | (u64::from(generation) << 59)
 }
 
@@ -287,11 +284,25 @@ fn unpack(data: u64) -> Entry {
 mod tests {
     use super::*;
 
+    fn entry(score: i32, eval: i32, depth: i32, bound: Bound, pv: bool, mv: Option<Idx>) -> Entry {
+        Entry {
+            score,
+            eval,
+            depth,
+            bound,
+            pv,
+            mv,
+        }
+    }
+
     #[test]
     fn stores_and_probes_round_trip_and_size_is_a_power_of_two() {
         let mut tt = Tt::new(1000);
         assert_eq!(tt.bytes(), 512);
-        tt.store(0xABCD_0001, -29_990, 17, 7, Bound::Lower, true, Some(123));
+        tt.store(
+            0xABCD_0001,
+            entry(-29_990, 17, 7, Bound::Lower, true, Some(123)),
+        );
         let e = tt.probe(0xABCD_0001).unwrap();
         assert_eq!(
             e,
@@ -305,7 +316,7 @@ mod tests {
             }
         );
         assert_eq!(tt.probe(0xABCD_0002), None);
-        tt.store(0xABCD_0003, 5, -3, 0, Bound::Upper, false, None);
+        tt.store(0xABCD_0003, entry(5, -3, 0, Bound::Upper, false, None));
         assert_eq!(
             tt.probe(0xABCD_0003).map(|e| (e.depth, e.eval)),
             Some((0, -3))
@@ -332,16 +343,16 @@ mod tests {
         // One bucket: every key lands in it.
         let mut tt = Tt::new(BUCKET_BYTES);
         for k in 1..=4u64 {
-            tt.store(k, 0, 0, k as i32 + 1, Bound::Exact, false, None);
+            tt.store(k, entry(0, 0, k as i32 + 1, Bound::Exact, false, None));
         }
         assert!((1..=4).all(|k| tt.probe(k).is_some()));
-        tt.store(5, 0, 0, 9, Bound::Exact, false, None);
+        tt.store(5, entry(0, 0, 9, Bound::Exact, false, None));
         assert_eq!(tt.probe(1), None, "the shallowest goes");
         assert!((2..=5).all(|k| tt.probe(k).is_some()));
         // Older generations go before deeper entries of this search.
         tt.new_search();
-        tt.store(6, 0, 0, 1, Bound::Exact, false, None);
-        tt.store(7, 0, 0, 1, Bound::Exact, false, None);
+        tt.store(6, entry(0, 0, 1, Bound::Exact, false, None));
+        tt.store(7, entry(0, 0, 1, Bound::Exact, false, None));
         assert_eq!(tt.probe(6).map(|e| e.depth), Some(1));
         assert_eq!(tt.probe(7).map(|e| e.depth), Some(1));
     }
@@ -349,10 +360,10 @@ mod tests {
     #[test]
     fn an_evaluation_store_keeps_the_result_and_a_result_keeps_the_move() {
         let tt = Tt::new(1 << 12);
-        tt.store(42, 100, 20, 5, Bound::Lower, false, Some(77));
-        tt.store(42, 0, 20, -1, Bound::None, false, None);
+        tt.store(42, entry(100, 20, 5, Bound::Lower, false, Some(77)));
+        tt.store(42, entry(0, 20, -1, Bound::None, false, None));
         assert_eq!(tt.probe(42).map(|e| e.score), Some(100));
-        tt.store(42, -50, 20, 6, Bound::Upper, false, None);
+        tt.store(42, entry(-50, 20, 6, Bound::Upper, false, None));
         let e = tt.probe(42).unwrap();
         assert_eq!((e.score, e.mv), (-50, Some(77)));
     }
