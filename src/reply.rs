@@ -1,4 +1,5 @@
-//! What the engine says, and the one place that writes it to stdout.
+//! What the engine says, as lines of the protocol's vocabulary ([`ReplyLine`], which
+//! prints them), and the one place that writes them to stdout.
 //!
 //! Every reply is a single answer line, optionally preceded by `MESSAGE` lines (only
 //! before a move, where every manager skips them): the level's [`Report`], written here,
@@ -8,8 +9,9 @@
 //! Yixin-Board, the only manager to ask for them, reads them as they come: the
 //! `YXSHOWINFO` limits and Yixin's swap2 dialogue.
 //! Lines end in `\n` only (liskvork rejects a `\r`) and are flushed one by one, since
-//! managers wait for each answer. Free text is flattened onto one line, so no reply can
-//! ever turn into two answers.
+//! managers wait for each answer. Free text is trimmed onto one line here; the vocabulary
+//! prints any control character left as a space, so no reply can ever turn into two
+//! answers.
 
 use std::fmt::Write as _;
 use std::io::Write;
@@ -18,6 +20,7 @@ use crate::error::SessionError;
 use hoshi::board::Pos;
 use hoshi::levels::Report;
 use hoshi::search::{Progress, mate_in};
+use hoshi_protocol::{About, Coord, Realtime, ReplyLine};
 
 /// One answer to one request.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -60,14 +63,27 @@ pub enum Reply {
     Forbid(Vec<Pos>),
 }
 
+/// The ABOUT answer's fields.
+fn about() -> About {
+    let field = |k: &str, v: &str| (k.to_owned(), v.to_owned());
+    About {
+        fields: vec![
+            field("name", "Hoshi"),
+            field("version", env!("CARGO_PKG_VERSION")),
+            field("author", "Hoshi developers"),
+        ],
+    }
+}
+
 impl Reply {
-    /// The lines of this reply, in order, without line terminators.
+    /// The lines of this reply, in order.
     #[must_use]
-    pub fn lines(&self) -> Vec<String> {
+    pub fn lines(&self) -> Vec<ReplyLine> {
+        let coords = |stones: &[Pos]| stones.iter().map(|&p| Coord::from(p)).collect();
         match self {
-            Reply::Ok => vec!["OK".into()],
-            Reply::Error(e) => vec![format!("ERROR {}", some_text(&e.to_string()))],
-            Reply::Unknown(text) => vec![format!("UNKNOWN {}", some_text(text))],
+            Reply::Ok => vec![ReplyLine::Ok],
+            Reply::Error(e) => vec![ReplyLine::Error(one_line(&e.to_string()))],
+            Reply::Unknown(text) => vec![ReplyLine::Unknown(one_line(text))],
             Reply::Move {
                 pos,
                 notice,
@@ -80,56 +96,47 @@ impl Reply {
                     .collect();
                 let mut lines = Vec::new();
                 if !parts.is_empty() {
-                    lines.push(format!("MESSAGE {}", one_line(&parts.join("; "))));
+                    lines.push(ReplyLine::Message(one_line(&parts.join("; "))));
                 }
                 if let Some(r) = report.as_ref().filter(|r| r.search.lines.len() > 1) {
                     lines.extend(r.search.lines.iter().enumerate().map(|(k, line)| {
                         let pv: Vec<String> = line.pv.iter().map(Pos::to_string).collect();
-                        format!(
-                            "MESSAGE ({}) eval {} pv {}",
+                        ReplyLine::Message(format!(
+                            "({}) eval {} pv {}",
                             k + 1,
                             eval_text(line.score),
                             pv.join(" ")
-                        )
+                        ))
                     }));
                 }
-                lines.push(pos.to_string());
+                lines.push(ReplyLine::Move(Coord::from(*pos)));
                 lines
             }
-            Reply::Swap => vec!["SWAP".into()],
-            // Yixin-Board reads `MOVEn a b` into its (row, column), which is our (x, y).
+            Reply::Swap => vec![ReplyLine::Swap],
             Reply::YixinSwap2Stones { first, stones } => stones
                 .iter()
                 .enumerate()
-                .map(|(k, p)| format!("MESSAGE SWAP2 MOVE{} {} {}", first + k, p.x, p.y))
+                .map(|(k, &p)| ReplyLine::YixinSwap2Move {
+                    number: first + k,
+                    stone: Coord::from(p),
+                })
                 .collect(),
-            Reply::YixinSwap2Choice { stones, take_black } => vec![format!(
-                "MESSAGE SWAP2 SWAP{} {}",
-                if *stones == 3 { 1 } else { 2 },
-                if *take_black { "YES" } else { "NO" }
-            )],
+            Reply::YixinSwap2Choice { stones, take_black } => {
+                vec![ReplyLine::YixinSwap2Choice {
+                    swap: if *stones == 3 { 1 } else { 2 },
+                    take_black: *take_black,
+                }]
+            }
             Reply::ShowInfo {
                 max_threads,
                 max_hash_log2,
             } => vec![
-                format!("MESSAGE INFO MAX_THREAD_NUM {max_threads}"),
-                format!("MESSAGE INFO MAX_HASH_SIZE {max_hash_log2}"),
+                ReplyLine::YixinMaxThreads(*max_threads),
+                ReplyLine::YixinMaxHashSize(*max_hash_log2),
             ],
-            Reply::Stones(stones) => {
-                let text: Vec<String> = stones.iter().map(Pos::to_string).collect();
-                vec![text.join(" ")]
-            }
-            Reply::About => vec![format!(
-                "name=\"Hoshi\", version=\"{}\", author=\"Hoshi developers\"",
-                env!("CARGO_PKG_VERSION")
-            )],
-            Reply::Forbid(points) => {
-                let list: String = points
-                    .iter()
-                    .map(|p| format!("{:02}{:02}", p.x, p.y))
-                    .collect();
-                vec![format!("FORBID {list}.")]
-            }
+            Reply::Stones(stones) => vec![ReplyLine::Stones(coords(stones))],
+            Reply::About => vec![ReplyLine::About(about())],
+            Reply::Forbid(points) => vec![ReplyLine::Forbid(coords(points))],
         }
     }
 }
@@ -172,32 +179,27 @@ fn eval_text(score: i32) -> String {
 
 /// The realtime lines Yixin-Board reads after an iteration, as Rapfi writes them: clear
 /// the marks of the moves being searched, mark each line proved lost, mark the best move.
-fn realtime_lines(progress: &Progress) -> Vec<String> {
-    let mut lines = vec!["MESSAGE REALTIME REFRESH".to_string()];
+fn realtime_lines(progress: &Progress) -> Vec<ReplyLine> {
+    let mut lines = vec![ReplyLine::Realtime(Realtime::Refresh)];
     for line in &progress.lines {
         if mate_in(line.score).is_some_and(|n| n < 0) {
-            lines.push(format!("MESSAGE REALTIME LOST {}", line.mv));
+            lines.push(ReplyLine::Realtime(Realtime::Lost(Coord::from(line.mv))));
         }
     }
     if let Some(best) = progress.lines.first() {
-        lines.push(format!("MESSAGE REALTIME BEST {}", best.mv));
+        lines.push(ReplyLine::Realtime(Realtime::Best(Coord::from(best.mv))));
     }
     lines
 }
 
-/// `text` with control characters (line breaks included) turned into spaces, trimmed.
+/// `text` with control characters (line breaks included) turned into spaces, trimmed:
+/// the tidy form of free text (the vocabulary only guarantees that it stays one line).
 fn one_line(text: &str) -> String {
     let flat: String = text
         .chars()
         .map(|c| if c.is_control() { ' ' } else { c })
         .collect();
     flat.trim().to_string()
-}
-
-/// Like [`one_line`], but never empty: managers need text after `ERROR `.
-fn some_text(text: &str) -> String {
-    let flat = one_line(text);
-    if flat.is_empty() { "-".into() } else { flat }
 }
 
 /// Writes replies, one flushed line at a time.
@@ -226,7 +228,7 @@ impl<W: Write> Replies<W> {
         }
     }
 
-    fn write(&mut self, line: &str) {
+    fn write(&mut self, line: &ReplyLine) {
         log::debug!("> {line}");
         if let Err(e) = writeln!(self.out, "{line}").and_then(|()| self.out.flush()) {
             log::warn!("cannot write a reply: {e}");
@@ -250,32 +252,39 @@ mod tests {
     use hoshi::search::{RootMove, SearchResult};
     use hoshi_protocol::Command;
 
+    impl Reply {
+        /// The lines as written.
+        fn text(&self) -> Vec<String> {
+            self.lines().iter().map(ToString::to_string).collect()
+        }
+    }
+
     #[test]
     fn replies_are_single_lines_of_the_allowed_forms() {
         let p = Pos::new(9, 12);
-        assert_eq!(Reply::Ok.lines(), ["OK"]);
+        assert_eq!(Reply::Ok.text(), ["OK"]);
         assert_eq!(
-            Reply::Error(SessionError::NoGame).lines(),
+            Reply::Error(SessionError::NoGame).text(),
             ["ERROR no game started: send START first"]
         );
         // Quoted input cannot break the line.
         let e = "TURN a\r\nb".parse::<Command>().unwrap_err();
         assert_eq!(
-            Reply::Error(SessionError::Parse(e)).lines(),
+            Reply::Error(SessionError::Parse(e)).text(),
             ["ERROR TURN expects numbers separated by commas (e.g. TURN 7,7), got 'a  b'"]
         );
-        assert_eq!(Reply::Unknown(String::new()).lines(), ["UNKNOWN -"]);
+        assert_eq!(Reply::Unknown(String::new()).text(), ["UNKNOWN -"]);
         assert_eq!(
             Reply::Move {
                 pos: p,
                 notice: None,
                 report: None
             }
-            .lines(),
+            .text(),
             ["9,12"]
         );
         assert_eq!(
-            Reply::Stones(vec![Pos::new(7, 7), Pos::new(8, 6)]).lines(),
+            Reply::Stones(vec![Pos::new(7, 7), Pos::new(8, 6)]).text(),
             ["7,7 8,6"]
         );
     }
@@ -304,7 +313,7 @@ mod tests {
                 notice: None,
                 report: Some(report),
             }
-            .lines()
+            .text()
         };
         assert_eq!(
             at(report(-35, None, None)),
@@ -337,7 +346,10 @@ mod tests {
             elapsed: Duration::from_millis(300),
         };
         assert_eq!(
-            realtime_lines(&progress),
+            realtime_lines(&progress)
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>(),
             [
                 "MESSAGE REALTIME REFRESH",
                 "MESSAGE REALTIME LOST 8,7",
@@ -353,19 +365,19 @@ mod tests {
             stones: vec![Pos::new(6, 6), Pos::new(10, 9)],
         };
         assert_eq!(
-            moves.lines(),
+            moves.text(),
             ["MESSAGE SWAP2 MOVE4 6 6", "MESSAGE SWAP2 MOVE5 10 9"]
         );
-        let choice = |stones, take_black| Reply::YixinSwap2Choice { stones, take_black }.lines();
+        let choice = |stones, take_black| Reply::YixinSwap2Choice { stones, take_black }.text();
         assert_eq!(choice(3, true), ["MESSAGE SWAP2 SWAP1 YES"]);
         assert_eq!(choice(5, false), ["MESSAGE SWAP2 SWAP2 NO"]);
-        assert_eq!(Reply::Swap.lines(), ["SWAP"]);
+        assert_eq!(Reply::Swap.text(), ["SWAP"]);
         let info = Reply::ShowInfo {
             max_threads: 64,
             max_hash_log2: 22,
         };
         assert_eq!(
-            info.lines(),
+            info.text(),
             [
                 "MESSAGE INFO MAX_THREAD_NUM 64",
                 "MESSAGE INFO MAX_HASH_SIZE 22"
@@ -376,13 +388,13 @@ mod tests {
     #[test]
     fn forbid_lists_two_digit_pairs_and_ends_with_a_dot() {
         let list = Reply::Forbid(vec![Pos::new(9, 12), Pos::new(10, 11)]);
-        assert_eq!(list.lines(), ["FORBID 09121011."]);
-        assert_eq!(Reply::Forbid(vec![]).lines(), ["FORBID ."]);
+        assert_eq!(list.text(), ["FORBID 09121011."]);
+        assert_eq!(Reply::Forbid(vec![]).text(), ["FORBID ."]);
     }
 
     #[test]
     fn about_names_the_engine_and_its_version() {
-        let line = &Reply::About.lines()[0];
+        let line = &Reply::About.text()[0];
         assert!(line.starts_with("name=\"Hoshi\", version=\""), "{line}");
         assert!(line.contains(env!("CARGO_PKG_VERSION")));
     }

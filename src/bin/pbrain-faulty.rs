@@ -14,8 +14,8 @@
 //! `--memory-mb` MiB (default 256) before answering. `--ignore-end` makes it deaf to `END`,
 //! so the runner has to kill it.
 //!
-//! Each `--quirk` copies a habit of a real engine (shared/peers/README.md) that is no
-//! fault, but that a strict runner would take for one:
+//! Each `--quirk` copies a habit of a real engine that is no fault, but that a strict
+//! runner would take for one:
 //! `startup-message` (a `MESSAGE` before anything is asked: Rapfi, PentaZen),
 //! `about-no-name` (ABOUT without `name=`: pela), `about-loose` (spaces around `=`:
 //! AIWine), `ok-chatter` (`DEBUG` before `OK`), `stray-error` (`ERROR Unknown command:
@@ -25,7 +25,13 @@
 //! every move), `board-adds` (BOARD adds its stones to the board instead of replacing
 //! it, and ignores their fields, assuming alternation from black: PentaZen, Carbon; a
 //! stone on a taken cell corrupts its board and it exits), `cr` (lines end in CRLF).
+//!
+//! Commands are read by `hoshi-protocol` and answers printed by it, but for the two lines
+//! that are meant to be malformed ([`GARBAGE`], [`LOOSE_ABOUT`]). A malformed command is
+//! answered `ERROR`, one this engine does not play (anything but START, INFO, BEGIN, TURN,
+//! BOARD, ABOUT and END) `UNKNOWN`.
 
+use std::fmt;
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -33,6 +39,47 @@ use std::time::Duration;
 use hoshi::board::{Board, Color, Pos};
 use hoshi::rng::Rng;
 use hoshi::rules::Rule;
+use hoshi_protocol::{
+    About, Command, Coord, Field, Info, ReplyLine, command_word, has_body, is_done,
+};
+
+/// The `garbage` fault's answer: no move.
+const GARBAGE: &str = "this is no move";
+
+/// The `about-loose` quirk's ABOUT answer, with spaces around `=` as AIWine writes it.
+const LOOSE_ABOUT: &str = r#"name = "pbrain-faulty", version ="1.0", author = "Hoshi tests""#;
+
+/// A line this engine prints.
+#[derive(Clone, Debug)]
+enum Out {
+    Reply(ReplyLine),
+    /// Not a line of the protocol, on purpose (a fault's or a quirk's).
+    Malformed(&'static str),
+}
+
+impl fmt::Display for Out {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Out::Reply(line) => line.fmt(f),
+            Out::Malformed(text) => f.write_str(text),
+        }
+    }
+}
+
+/// The ABOUT answer's fields, `name` left out for the `about-no-name` quirk (as pela).
+fn about(name: bool) -> About {
+    let field = |k: &str, v: &str| (k.to_owned(), v.to_owned());
+    let fields = if name {
+        vec![
+            field("name", "pbrain-faulty"),
+            field("version", "1.0"),
+            field("author", "Hoshi tests"),
+        ]
+    } else {
+        vec![field("author", "Hoshi tests"), field("version", "1.0")]
+    };
+    About { fields }
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Fault {
@@ -130,7 +177,8 @@ fn parse_args() -> Result<Options, String> {
     Ok(o)
 }
 
-struct Game {
+/// The game being played: the board, the rule, and this engine's share of the moves.
+struct GameState {
     board: Board,
     rule: Rule,
     /// This engine's moves in the current game.
@@ -139,9 +187,9 @@ struct Game {
     ballast: Vec<u8>,
 }
 
-impl Game {
+impl GameState {
     /// The reply to a move request, after the opponent's stones are on the board.
-    fn answer(&mut self, o: &mut Options) -> Option<String> {
+    fn answer(&mut self, o: &mut Options) -> Option<Out> {
         self.moves += 1;
         let fault = if self.moves == o.at {
             o.fault
@@ -155,10 +203,10 @@ impl Game {
             },
             Fault::Occupied => {
                 if let Some((p, _)) = self.board.last_move() {
-                    return Some(p.to_string());
+                    return Some(Out::Reply(ReplyLine::Move(Coord::from(p))));
                 }
             }
-            Fault::Garbage => return Some("this is no move".to_owned()),
+            Fault::Garbage => return Some(Out::Malformed(GARBAGE)),
             Fault::Late => std::thread::sleep(Duration::from_millis(o.late_ms)),
             Fault::Memory => {
                 self.ballast = vec![0u8; o.memory_mb << 20];
@@ -175,7 +223,7 @@ impl Game {
         let me = self.board.to_move();
         let p = self.choose(me, o.rng.as_mut())?;
         self.board.place(p, me).ok()?;
-        Some(p.to_string())
+        Some(Out::Reply(ReplyLine::Move(Coord::from(p))))
     }
 
     fn choose(&self, me: Color, rng: Option<&mut Rng>) -> Option<Pos> {
@@ -204,10 +252,6 @@ impl Game {
     }
 }
 
-fn coords(s: &str) -> Option<Vec<i64>> {
-    s.split(',').map(|t| t.trim().parse().ok()).collect()
-}
-
 fn main() -> ExitCode {
     let mut o = match parse_args() {
         Ok(o) => o,
@@ -225,106 +269,114 @@ fn main() -> ExitCode {
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     let mut out = std::io::stdout();
-    let mut say = |lines: &[String]| {
+    let mut say = |lines: &[Out]| {
         lines
             .iter()
             .try_for_each(|l| write!(out, "{l}{eol}"))
             .and_then(|()| out.flush())
             .is_ok()
     };
-    if has(Quirk::StartupMessage) && !say(&["MESSAGE pbrain-faulty is ready".to_owned()]) {
+    let reply = |line| Out::Reply(line);
+    if has(Quirk::StartupMessage)
+        && !say(&[reply(ReplyLine::Message("pbrain-faulty is ready".into()))])
+    {
         return ExitCode::SUCCESS;
     }
     // What a move answer is preceded by.
     let mut before_move = Vec::new();
     if has(Quirk::StrayError) {
-        before_move.push("ERROR Unknown command: TIME_LEFT".to_owned());
-        before_move.push("UNKNOWN 2147483647".to_owned());
+        before_move.push(reply(ReplyLine::Error("Unknown command: TIME_LEFT".into())));
+        before_move.push(reply(ReplyLine::Unknown("2147483647".into())));
     }
     if has(Quirk::Suggest) {
-        before_move.push("SUGGEST 0,0".to_owned());
+        before_move.push(reply(ReplyLine::Suggest(Coord { x: 0, y: 0 })));
     }
     let mut rule = Rule::Freestyle;
-    let mut game: Option<Game> = None;
+    let mut game: Option<GameState> = None;
     while let Some(Ok(line)) = lines.next() {
-        let line = line.trim().to_owned();
-        let (cmd, arg) = line.split_once(' ').unwrap_or((&line, ""));
-        let mv = |answer: Option<String>| match answer {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let word = command_word(&line);
+        // A block's body ends at DONE, or at the end of input.
+        let mut body = Vec::new();
+        if has_body(&word) {
+            for l in lines.by_ref() {
+                let Ok(l) = l else { break };
+                if is_done(&l) {
+                    break;
+                }
+                body.push(l);
+            }
+        }
+        let mv = |answer: Option<Out>| match answer {
             Some(m) => before_move.iter().cloned().chain([m]).collect(),
             None => Vec::new(),
         };
-        let reply: Vec<String> = match cmd.to_ascii_uppercase().as_str() {
-            "" => Vec::new(),
-            "ABOUT" => vec![
-                if has(Quirk::AboutNoName) {
-                    r#"author="Hoshi tests", version="1.0""#
-                } else if has(Quirk::AboutLoose) {
-                    r#"name = "pbrain-faulty", version ="1.0", author = "Hoshi tests""#
-                } else {
-                    r#"name="pbrain-faulty", version="1.0", author="Hoshi tests""#
+        let command = match Command::parse_block(&line, &body) {
+            Ok(command) => command,
+            Err(e) => {
+                if !say(&[reply(ReplyLine::Error(e.to_string()))]) {
+                    break;
                 }
-                .to_owned(),
-            ],
-            "START" if refuse_start => {
+                continue;
+            }
+        };
+        let answer: Vec<Out> = match command {
+            Command::About => vec![if has(Quirk::AboutLoose) {
+                Out::Malformed(LOOSE_ABOUT)
+            } else {
+                reply(ReplyLine::About(about(!has(Quirk::AboutNoName))))
+            }],
+            // Rapfi reads the size it refuses as the command.
+            Command::Start { width, .. } if refuse_start => {
                 refuse_start = false;
-                vec![format!("ERROR Unknown command: {}", arg.trim())]
+                vec![reply(ReplyLine::Error(format!("Unknown command: {width}")))]
             }
-            "START" => {
-                let size = arg.trim().parse().unwrap_or(0);
-                match Board::new(size, size) {
-                    Ok(board) => {
-                        game = Some(Game {
-                            board,
-                            rule,
-                            moves: 0,
-                            ballast: Vec::new(),
-                        });
-                        let mut r = Vec::new();
-                        if has(Quirk::OkChatter) {
-                            r.push("DEBUG board ready".to_owned());
-                        }
-                        r.push("OK".to_owned());
-                        r
+            Command::Start { width, height } => match Board::new(width, height) {
+                Ok(board) => {
+                    game = Some(GameState {
+                        board,
+                        rule,
+                        moves: 0,
+                        ballast: Vec::new(),
+                    });
+                    let mut r = Vec::new();
+                    if has(Quirk::OkChatter) {
+                        r.push(reply(ReplyLine::Debug("board ready".into())));
                     }
-                    Err(e) => vec![format!("ERROR {e}")],
+                    r.push(reply(ReplyLine::Ok));
+                    r
                 }
-            }
-            "INFO" => {
-                let mut kv = arg.split_whitespace();
-                if let (Some(k), Some(v)) = (kv.next(), kv.next())
-                    && k.eq_ignore_ascii_case("rule")
-                {
-                    rule = v.parse().ok().and_then(Rule::from_code).unwrap_or(rule);
+                Err(e) => vec![reply(ReplyLine::Error(e.to_string()))],
+            },
+            Command::Info(info) => {
+                if let Info::Rule(r) = info {
+                    rule = r;
                     if let Some(g) = game.as_mut() {
                         g.rule = rule;
                     }
                 }
                 Vec::new()
             }
-            "BEGIN" => mv(game.as_mut().and_then(|g| g.answer(&mut o))),
-            "TURN" => mv(game.as_mut().and_then(|g| {
-                let xy = coords(arg)?;
-                let p = g.board.pos(*xy.first()?, *xy.get(1)?)?;
+            Command::Begin => mv(game.as_mut().and_then(|g| g.answer(&mut o))),
+            Command::Turn(c) => mv(game.as_mut().and_then(|g| {
+                let p = g.board.pos(c.x, c.y)?;
                 let color = g.board.to_move();
                 g.board.place(p, color).ok()?;
                 g.answer(&mut o)
             })),
-            "BOARD" => {
-                let mut stones = Vec::new();
-                for l in lines.by_ref() {
-                    let Ok(l) = l else { break };
-                    if l.trim().eq_ignore_ascii_case("DONE") {
-                        break;
-                    }
-                    stones.extend(coords(l.trim()).filter(|v| v.len() == 3));
-                }
+            Command::Board {
+                stones,
+                answer: true,
+            } => {
                 let adds = has(Quirk::BoardAdds);
                 mv(game.as_mut().and_then(|g| {
                     if adds {
                         // Stones are added in turn from black, fields unread; one on a
                         // taken cell leaves the board corrupt, and the engine dies.
-                        for s in &stones {
-                            let p = g.board.pos(*s.first()?, *s.get(1)?)?;
+                        for (c, _) in &stones {
+                            let p = g.board.pos(c.x, c.y)?;
                             let color = g.board.to_move();
                             if g.board.place(p, color).is_err() {
                                 std::process::exit(4);
@@ -335,29 +387,29 @@ fn main() -> ExitCode {
                     // BOARD imposes a whole new position.
                     g.board =
                         Board::new(i64::from(g.board.width()), i64::from(g.board.height())).ok()?;
-                    let own = stones.iter().filter(|s| s.get(2) == Some(&1)).count();
+                    let own = stones.iter().filter(|(_, f)| *f == Field::Own).count();
                     let me = if own * 2 == stones.len() {
                         Color::Black
                     } else {
                         Color::White
                     };
-                    for s in &stones {
-                        let color = if s.get(2) == Some(&1) {
+                    for (c, field) in &stones {
+                        let color = if *field == Field::Own {
                             me
                         } else {
                             me.opponent()
                         };
-                        let p = g.board.pos(*s.first()?, *s.get(1)?)?;
+                        let p = g.board.pos(c.x, c.y)?;
                         g.board.place(p, color).ok()?;
                     }
                     g.answer(&mut o)
                 }))
             }
-            "END" if o.ignore_end => Vec::new(),
-            "END" => return ExitCode::SUCCESS,
-            _ => vec![format!("UNKNOWN {cmd}")],
+            Command::End if o.ignore_end => Vec::new(),
+            Command::End => return ExitCode::SUCCESS,
+            _ => vec![reply(ReplyLine::Unknown(word))],
         };
-        if !say(&reply) {
+        if !say(&answer) {
             break;
         }
     }

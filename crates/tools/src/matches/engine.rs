@@ -11,6 +11,8 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use hoshi_protocol::Command as ProtocolCommand;
+
 /// The longest line read in one piece (Piskvork's buffer is 8000 bytes).
 const MAX_LINE: u64 = 64 * 1024;
 
@@ -157,9 +159,9 @@ impl Engine {
         })
     }
 
-    /// Writes one line (LF-terminated, like c-gomoku-cli on POSIX).
-    pub fn send(&mut self, line: &str) -> Result<(), Fault> {
-        writeln!(self.stdin, "{line}")
+    /// Writes one command, its lines LF-terminated (like c-gomoku-cli on POSIX).
+    pub fn send(&mut self, command: &ProtocolCommand) -> Result<(), Fault> {
+        writeln!(self.stdin, "{command}")
             .and_then(|()| self.stdin.flush())
             .map_err(|e| self.crashed(&format!("cannot write to the engine: {e}")))
     }
@@ -216,7 +218,7 @@ impl Engine {
     /// Sends `END`, waits up to `grace` for the engine to exit, then kills it. Whether it
     /// left by itself in time.
     pub fn quit(mut self, grace: Duration) -> bool {
-        if self.send("END").is_ok() {
+        if self.send(&ProtocolCommand::End).is_ok() {
             let deadline = Instant::now() + grace;
             while Instant::now() < deadline {
                 if matches!(self.child.try_wait(), Ok(Some(_))) {

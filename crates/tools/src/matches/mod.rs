@@ -36,8 +36,8 @@ use hoshi::rules::Rule;
 use engine::{EngineSpec, FaultKind, split_command};
 use openings::{OpeningFormat, OpeningOrder};
 use quirks::QuirkCounts;
-use referee::{Ending, Game, Player, Settings};
-use stats::{Outcome, Penta, Sprt, SprtState, Wdl};
+use referee::{PlayedGame, Player, Settings, Termination};
+use stats::{GameResult, Penta, Sprt, SprtState, Wdl};
 
 /// How long an engine gets to exit after `END` before it is killed (GomocupJudge: 0.5 s).
 pub const END_GRACE: Duration = Duration::from_millis(500);
@@ -112,8 +112,8 @@ pub struct MatchArgs {
     pub options: Vec<String>,
 }
 
-/// A validated match.
-struct Plan {
+/// A validated match: the engines, the settings and the games to play.
+struct MatchPlan {
     specs: [EngineSpec; 2],
     settings: Settings,
     total: usize,
@@ -125,8 +125,8 @@ struct Plan {
     seed: u64,
 }
 
-impl Plan {
-    fn new(args: &MatchArgs, seed: u64) -> Result<Plan, String> {
+impl MatchPlan {
+    fn new(args: &MatchArgs, seed: u64) -> Result<MatchPlan, String> {
         let [a, b] = <[String; 2]>::try_from(args.engines.clone())
             .map_err(|e| format!("give --engine exactly twice (got {})", e.len()))?;
         let argv = [split_command(&a)?, split_command(&b)?];
@@ -195,7 +195,7 @@ impl Plan {
         if total == 0 {
             return Err("--games and --rounds must be at least 1".to_owned());
         }
-        Ok(Plan {
+        Ok(MatchPlan {
             specs,
             settings: Settings {
                 size: args.size,
@@ -268,37 +268,37 @@ struct Tally {
     /// Each engine's quirks.
     quirks: [QuirkCounts; 2],
     /// The first game of each pair, waiting for the second.
-    pair_first: Vec<Option<Outcome>>,
+    pair_first: Vec<Option<GameResult>>,
     penta: Penta,
     played: usize,
 }
 
 impl Tally {
-    fn record(&mut self, plan: &Plan, i: usize, game: &Game) {
+    fn record(&mut self, plan: &MatchPlan, i: usize, game: &PlayedGame) {
         let (a_black, _) = plan.game(i);
         let a_colour = if a_black { Color::Black } else { Color::White };
-        let outcome = match game.winner {
-            None => Outcome::Draw,
-            Some(c) if c == a_colour => Outcome::Win,
-            Some(_) => Outcome::Loss,
+        let result = match game.winner {
+            None => GameResult::Draw,
+            Some(c) if c == a_colour => GameResult::Win,
+            Some(_) => GameResult::Loss,
         };
         self.played += 1;
-        self.total.add(outcome);
+        self.total.add(result);
         let colour_index = |c: Color| usize::from(c == Color::White);
-        self.by_colour[0][colour_index(a_colour)].add(outcome);
-        self.by_colour[1][colour_index(a_colour.opponent())].add(outcome.flipped());
+        self.by_colour[0][colour_index(a_colour)].add(result);
+        self.by_colour[1][colour_index(a_colour.opponent())].add(result.flipped());
         self.endings[match game.ending {
-            Ending::Five => 0,
-            Ending::Foul(_) => 1,
-            Ending::FullBoard => 2,
-            Ending::Fault(_) => 3,
-            Ending::Adjudicated(_) => 4,
+            Termination::Five => 0,
+            Termination::Foul(_) => 1,
+            Termination::FullBoard => 2,
+            Termination::Fault(_) => 3,
+            Termination::Adjudicated(_) => 4,
         }] += 1;
         for (color, sighting) in &game.sightings {
             let engine = usize::from((*color == Color::Black) != a_black);
             self.quirks[engine].add(sighting);
         }
-        if let (Ending::Fault(f), Some(winner)) = (&game.ending, game.winner) {
+        if let (Termination::Fault(f), Some(winner)) = (&game.ending, game.winner) {
             let loser = usize::from((winner.opponent() == Color::Black) != a_black);
             if let Some(k) = FaultKind::ALL.iter().position(|&k| k == f.kind) {
                 self.faults[loser][k] += 1;
@@ -312,14 +312,14 @@ impl Tally {
                 self.pair_first.resize(pair + 1, None);
             }
             match self.pair_first[pair].take() {
-                Some(other) => self.penta.add(other, outcome),
-                None => self.pair_first[pair] = Some(outcome),
+                Some(other) => self.penta.add(other, result),
+                None => self.pair_first[pair] = Some(result),
             }
         }
     }
 
     /// The SPRT's LLR: over pairs with `--repeat`, else over games.
-    fn llr(&self, plan: &Plan) -> Option<f64> {
+    fn llr(&self, plan: &MatchPlan) -> Option<f64> {
         let sprt = plan.sprt?;
         Some(if plan.repeat {
             sprt.llr_pentanomial(self.penta)
@@ -328,7 +328,7 @@ impl Tally {
         })
     }
 
-    fn progress(&self, plan: &Plan) -> String {
+    fn progress(&self, plan: &MatchPlan) -> String {
         let mut line = format!("[{}/{}] {}", self.played, plan.total, self.total);
         if let Some(e) = stats::elo(self.total).filter(|e| e.elo.is_finite()) {
             line.push_str(&format!(
@@ -362,7 +362,7 @@ fn fmt_elo(e: f64) -> String {
 
 /// Runs the match described by `args`; `seed` is the global `--seed`.
 pub fn run(args: &MatchArgs, seed: Option<u64>) -> Result<(), String> {
-    let plan = Plan::new(args, seed.unwrap_or_else(Rng::fresh_seed))?;
+    let plan = MatchPlan::new(args, seed.unwrap_or_else(Rng::fresh_seed))?;
     if plan.settings.max_memory.is_some() && !engine::MEMORY_MEASURED {
         eprintln!(
             "warning: --max-memory is only sent to the engines here, not enforced \
@@ -379,7 +379,7 @@ pub fn run(args: &MatchArgs, seed: Option<u64>) -> Result<(), String> {
     }
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let (tx, rx) = channel::<(usize, Game)>();
+    let (tx, rx) = channel::<(usize, PlayedGame)>();
     let terminal = std::io::stderr().is_terminal();
     let mut tally = Tally::default();
     let mut io_error = None;
@@ -451,7 +451,7 @@ pub fn run(args: &MatchArgs, seed: Option<u64>) -> Result<(), String> {
 
 /// Logs each quirk of a game that is worth a warning, and shows the first of each kind
 /// per engine on stderr (the summary counts them all). `tally` does not hold the game yet.
-fn warn(plan: &Plan, i: usize, game: &Game, tally: &Tally, terminal: bool) {
+fn warn(plan: &MatchPlan, i: usize, game: &PlayedGame, tally: &Tally, terminal: bool) {
     let (a_black, _) = plan.game(i);
     let mut shown = tally.quirks.clone();
     for (color, s) in game.sightings.iter().filter(|(_, s)| s.quirk.warns()) {
@@ -489,11 +489,11 @@ fn append(path: &Path) -> Result<BufWriter<File>, String> {
 }
 
 fn write_records(
-    plan: &Plan,
+    plan: &MatchPlan,
     args: &MatchArgs,
     records: &mut Records,
     i: usize,
-    game: &Game,
+    game: &PlayedGame,
 ) -> Result<(), String> {
     let (a_black, _) = plan.game(i);
     let [a, b] = &plan.specs;
@@ -538,7 +538,7 @@ fn write_records(
     Ok(())
 }
 
-fn summary(plan: &Plan, t: &Tally, abouts: &[Option<String>; 2]) -> String {
+fn summary(plan: &MatchPlan, t: &Tally, abouts: &[Option<String>; 2]) -> String {
     let s = &plan.settings;
     let [a, b] = [&plan.specs[0].name, &plan.specs[1].name];
     let mut out = String::new();
@@ -665,11 +665,11 @@ mod tests {
         args: MatchArgs,
     }
 
-    fn plan(line: &str) -> Result<Plan, String> {
+    fn plan(line: &str) -> Result<MatchPlan, String> {
         use clap::Parser;
         let argv = std::iter::once("match").chain(line.split_whitespace());
         let w = Wrapper::try_parse_from(argv).map_err(|e| e.to_string())?;
-        Plan::new(&w.args, 5)
+        MatchPlan::new(&w.args, 5)
     }
 
     #[test]

@@ -89,8 +89,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_readme_examples_decode_to_the_same_stones() {
-        // shared/data/openings/README.md: `0,0, 1,0, 1,3` on 15x15 and `h8i8i11` are both
+    fn one_opening_in_either_format_decodes_to_the_same_stones() {
+        // `0,0, 1,0, 1,3` on 15x15 (offsets from the centre) and `h8i8i11` are both
         // 7,7 / 8,7 / 8,10.
         let want = vec![Pos::new(7, 7), Pos::new(8, 7), Pos::new(8, 10)];
         assert_eq!(

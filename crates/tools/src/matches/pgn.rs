@@ -10,7 +10,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use hoshi::board::Color;
 
 use super::engine::FaultKind;
-use super::referee::{Ending, Game};
+use super::referee::{PlayedGame, Termination};
 
 /// The PGN result token for a game's winner (`None`: a draw).
 #[must_use]
@@ -23,12 +23,12 @@ pub fn result_token(winner: Option<Color>) -> &'static str {
 }
 
 /// The standard `Termination` value for an ending.
-fn termination(ending: &Ending) -> &'static str {
+fn termination(ending: &Termination) -> &'static str {
     match ending {
-        Ending::Five | Ending::FullBoard => "normal",
-        Ending::Foul(_) => "rules infraction",
-        Ending::Adjudicated(_) => "adjudication",
-        Ending::Fault(f) => match f.kind {
+        Termination::Five | Termination::FullBoard => "normal",
+        Termination::Foul(_) => "rules infraction",
+        Termination::Adjudicated(_) => "adjudication",
+        Termination::Fault(f) => match f.kind {
             FaultKind::Timeout => "time forfeit",
             FaultKind::Crash => "abandoned",
             FaultKind::Illegal | FaultKind::Malformed | FaultKind::Memory => "rules infraction",
@@ -42,7 +42,7 @@ pub fn write_game(
     number: usize,
     first: &str,
     second: &str,
-    game: &Game,
+    game: &PlayedGame,
 ) -> io::Result<()> {
     let quote = |s: &str| s.replace('\\', "\\\\").replace('"', "\\\"");
     let result = result_token(game.winner);
@@ -106,11 +106,11 @@ mod tests {
 
     #[test]
     fn a_game_is_written_with_tags_and_its_result() {
-        let game = Game {
+        let game = PlayedGame {
             moves: Vec::new(),
             opening: 0,
             winner: Some(Color::White),
-            ending: Ending::FullBoard,
+            ending: Termination::FullBoard,
             sightings: Vec::new(),
         };
         let mut out = Vec::new();

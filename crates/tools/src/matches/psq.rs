@@ -13,7 +13,7 @@ use std::io::{self, Write};
 
 use hoshi::board::Pos;
 
-use super::referee::{Ending, Move};
+use super::referee::{Move, Termination};
 
 /// Writes a game.
 pub fn write(
@@ -22,15 +22,15 @@ pub fn write(
     moves: &[Move],
     first: &str,
     second: &str,
-    ending: &Ending,
+    ending: &Termination,
 ) -> io::Result<()> {
     write_moves(w, size, size, moves.iter().map(|m| (m.pos, m.ms)))?;
     writeln!(w, "{first}")?;
     writeln!(w, "{second}")?;
     let code = match ending {
-        Ending::Five | Ending::Foul(_) | Ending::FullBoard => 0,
-        Ending::Fault(_) => 1,
-        Ending::Adjudicated(_) => 2,
+        Termination::Five | Termination::Foul(_) | Termination::FullBoard => 0,
+        Termination::Fault(_) => 1,
+        Termination::Adjudicated(_) => 2,
     };
     writeln!(w, "{code}")
 }
@@ -108,7 +108,7 @@ mod tests {
 
     #[test]
     fn the_gomocup_sample_parses() {
-        // Head and tail of shared/data/games/gomocup-sample.psq (a Gomocup record).
+        // Head and tail of a Gomocup tournament record.
         let text = "Piskvorky 20x20, 7:7, 0\n10,10,456\n11,12,4500\n10,13,60\npisq7.exe\nrenjusolver.ZIP\n0\n";
         let g = parse(text).unwrap();
         assert_eq!((g.width, g.height), (20, 20));
@@ -128,11 +128,11 @@ mod tests {
                 ms: 12,
             },
         ];
-        let fault = Ending::Fault(Fault::new(FaultKind::Crash, "gone"));
+        let fault = Termination::Fault(Fault::new(FaultKind::Crash, "gone"));
         for (ending, code) in [
-            (Ending::Five, "0"),
+            (Termination::Five, "0"),
             (fault, "1"),
-            (Ending::Adjudicated(vec![Pos::new(1, 1)]), "2"),
+            (Termination::Adjudicated(vec![Pos::new(1, 1)]), "2"),
         ] {
             let mut out = Vec::new();
             write(&mut out, 15, &moves, "A", "B", &ending).unwrap();

@@ -1,10 +1,10 @@
 //! Engine quirks: what an engine does that some manager would refuse or that could be
 //! taken for an answer, noted and counted instead of faulting the engine.
 //!
-//! Real engines have them (shared/peers/README.md): Rapfi and PentaZen print a `MESSAGE`
-//! at start-up, before their ABOUT answer; pela's ABOUT has no `name=`; Rapfi, reading
-//! input while it still finishes a search, now and then answers a command it dropped
-//! with `ERROR Unknown command: TIME_LEFT`. c-gomoku-cli skips all of these, so the runner
+//! Real engines have them: Rapfi and PentaZen print a `MESSAGE` at start-up, before their
+//! ABOUT answer; pela's ABOUT has no `name=`; Rapfi, reading input while it still
+//! finishes a search, now and then answers a command it dropped with `ERROR Unknown
+//! command: TIME_LEFT`. c-gomoku-cli skips all of these, so the runner
 //! does too, and reports them per engine at the end of the match.
 
 use std::collections::BTreeMap;

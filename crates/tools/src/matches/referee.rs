@@ -5,6 +5,7 @@
 //! request `INFO time_left`; the engine's first request is `BEGIN` on an empty board and
 //! `BOARD … DONE` otherwise, later ones `TURN x,y`. A process is reused for the next game
 //! (`START` again) unless it faulted: then it is killed and restarted when next needed.
+//! Every command is a [`Command`] of the protocol crate, which prints it.
 //!
 //! BOARD therefore always meets a board that START has just cleared, which engines whose
 //! BOARD adds to the old position instead of replacing it (Carbon, PentaZen) need; and
@@ -21,11 +22,12 @@ use std::time::{Duration, Instant};
 
 use hoshi::board::{Board, Color, Pos};
 use hoshi::rules::{Foul, Rule, Verdict};
+use hoshi_protocol::{About, Command, Coord, Field, Info};
 
 use super::adjudicate::Adjudicator;
 use super::engine::{Engine, EngineSpec, Fault, FaultKind};
 use super::quirks::{Quirk, Sighting};
-use super::said::{About, Said};
+use super::said::Said;
 
 /// `time_left` sent when the match time is unlimited (the protocol's INT32_MAX).
 const UNLIMITED: i64 = 2_147_483_647;
@@ -125,34 +127,38 @@ impl Player {
                 self.about = about;
             }
         }
+        // Times beyond i64 (some 292 million years) are sent as the longest there is.
+        let ms = |ms: u64| i64::try_from(ms).unwrap_or(i64::MAX);
         let mut info = vec![
-            format!("INFO timeout_turn {}", s.turn_ms),
-            format!("INFO timeout_match {}", s.match_ms.unwrap_or(0)),
-            format!("INFO max_memory {}", s.max_memory.unwrap_or(0)),
-            format!("INFO rule {}", s.rule.code()),
-            "INFO game_type 1".to_owned(),
+            Info::TimeoutTurn(ms(s.turn_ms)),
+            Info::TimeoutMatch(ms(s.match_ms.unwrap_or(0))),
+            Info::MaxMemory(s.max_memory.unwrap_or(0)),
+            Info::Rule(s.rule),
+            Info::Accepted {
+                key: "game_type".to_owned(),
+                value: "1".to_owned(),
+            },
         ];
-        info.extend(
-            self.spec
-                .options
-                .iter()
-                .map(|(k, v)| format!("INFO {k} {v}")),
-        );
+        // The user's options go as given, unread.
+        info.extend(self.spec.options.iter().map(|(k, v)| Info::Accepted {
+            key: k.clone(),
+            value: v.clone(),
+        }));
         self.with(|e, seen| {
             start(e, s.size, s.handshake(), seen)?;
-            info.iter().try_for_each(|l| e.send(l))
+            info.into_iter().try_for_each(|i| e.send(&Command::Info(i)))
         })
     }
 
     /// Sends one request and waits for the move: `(x, y, elapsed ms)`.
     fn request(
         &mut self,
-        lines: &[String],
+        commands: &[Command],
         deadline_after: Duration,
     ) -> Result<(i64, i64, u64), Fault> {
         self.with(|e, seen| {
             let sent = Instant::now();
-            lines.iter().try_for_each(|l| e.send(l))?;
+            commands.iter().try_for_each(|c| e.send(c))?;
             let deadline = sent + deadline_after;
             // The last line that was no move, for the fault if no move follows.
             let mut garbage = None;
@@ -204,7 +210,7 @@ fn ask_about(
     window: Duration,
     seen: &mut Vec<Sighting>,
 ) -> Result<Option<String>, Fault> {
-    e.send("ABOUT")?;
+    e.send(&Command::About)?;
     let deadline = Instant::now() + window;
     let mut chatter = false;
     loop {
@@ -236,7 +242,7 @@ fn ask_about(
                 if about.get("name").is_none() {
                     seen.push(Sighting::new(Quirk::AboutWithoutName, format!("{line:?}")));
                 }
-                if !about.strict {
+                if !about.is_strict(&line) {
                     seen.push(Sighting::new(Quirk::LooseAbout, format!("{line:?}")));
                 }
                 return Ok(Some(line));
@@ -255,7 +261,10 @@ fn start(
     window: Duration,
     seen: &mut Vec<Sighting>,
 ) -> Result<(), Fault> {
-    let command = format!("START {size}");
+    let command = Command::Start {
+        width: i64::from(size),
+        height: i64::from(size),
+    };
     e.send(&command)?;
     let mut deadline = Instant::now() + window;
     let (mut chatter, mut refused) = (false, false);
@@ -292,9 +301,10 @@ fn start(
     }
 }
 
-/// How a game ended.
+/// How a match game ended (what PGN's `Termination` tag names): on the board, or off it
+/// by a fault or an adjudication, which [`crate::game::Outcome`] has no place for.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Ending {
+pub enum Termination {
     /// The winner made a winning line.
     Five,
     /// Black played a forbidden point (renju).
@@ -315,28 +325,29 @@ pub struct Move {
     pub ms: u64,
 }
 
-/// A finished game.
+/// A match game the referee played to its end: moves with their times, the result and
+/// the engines' quirks (the tools' [`crate::game::Game`] is a board being played on).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Game {
+pub struct PlayedGame {
     /// Every stone in play order, the opening first. A foul's move is included; a faulty
     /// move is not (it never reached the board).
     pub moves: Vec<Move>,
     /// How many of `moves` are the opening.
     pub opening: usize,
     pub winner: Option<Color>,
-    pub ending: Ending,
+    pub ending: Termination,
     /// The players' quirks seen during the game, by the colour they played.
     pub sightings: Vec<(Color, Sighting)>,
 }
 
 /// Plays one game; `players[0]` has black. Faults lose the game, never panic the runner.
-pub fn play(players: [&mut Player; 2], settings: &Settings, opening: &[Pos]) -> Game {
+pub fn play(players: [&mut Player; 2], settings: &Settings, opening: &[Pos]) -> PlayedGame {
     let [black, white] = players;
-    let mut game = Game {
+    let mut game = PlayedGame {
         moves: opening.iter().map(|&pos| Move { pos, ms: 0 }).collect(),
         opening: opening.len(),
         winner: None,
-        ending: Ending::FullBoard,
+        ending: Termination::FullBoard,
         sightings: Vec::new(),
     };
     play_out(&mut game, [&mut *black, &mut *white], settings, opening);
@@ -348,7 +359,12 @@ pub fn play(players: [&mut Player; 2], settings: &Settings, opening: &[Pos]) -> 
 }
 
 /// Plays `game` from its opening to the end, recording moves and the result in it.
-fn play_out(game: &mut Game, players: [&mut Player; 2], settings: &Settings, opening: &[Pos]) {
+fn play_out(
+    game: &mut PlayedGame,
+    players: [&mut Player; 2],
+    settings: &Settings,
+    opening: &[Pos],
+) {
     let [black, white] = players;
     let side = i64::from(settings.size);
     let mut board = match Board::new(side, side) {
@@ -393,24 +409,34 @@ fn play_out(game: &mut Game, players: [&mut Player; 2], settings: &Settings, ope
             .and_then(|a| a.proven_win(&board, settings.rule, color))
         {
             game.winner = Some(color);
-            game.ending = Ending::Adjudicated(proof);
+            game.ending = Termination::Adjudicated(proof);
             return;
         }
         let me = usize::from(color == Color::White);
         let player = if me == 0 { &mut *black } else { &mut *white };
-        let mut lines = vec![format!("INFO time_left {}", clock[me])];
+        let mut commands = vec![Command::Info(Info::TimeLeft(clock[me]))];
         if synced[me] {
             if let Some((p, _)) = board.last_move() {
-                lines.push(format!("TURN {p}"));
+                commands.push(Command::Turn(Coord::from(p)));
             }
         } else if board.has_no_stones() {
-            lines.push("BEGIN".to_owned());
+            commands.push(Command::Begin);
         } else {
-            lines.push("BOARD".to_owned());
-            for &(p, c) in board.history() {
-                lines.push(format!("{p},{}", if c == color { 1 } else { 2 }));
-            }
-            lines.push("DONE".to_owned());
+            let field = |c| {
+                if c == color {
+                    Field::Own
+                } else {
+                    Field::Opponent
+                }
+            };
+            commands.push(Command::Board {
+                stones: board
+                    .history()
+                    .iter()
+                    .map(|&(p, c)| (Coord::from(p), field(c)))
+                    .collect(),
+                answer: true,
+            });
         }
         synced[me] = true;
         let limit = match settings.match_ms {
@@ -418,7 +444,7 @@ fn play_out(game: &mut Game, players: [&mut Player; 2], settings: &Settings, ope
             None => settings.turn_ms,
         };
         let (x, y, ms) =
-            match player.request(&lines, Duration::from_millis(limit) + settings.tolerance) {
+            match player.request(&commands, Duration::from_millis(limit) + settings.tolerance) {
                 Ok(answer) => answer,
                 Err(f) => return fault(game, color, f),
             };
@@ -442,12 +468,12 @@ fn play_out(game: &mut Game, players: [&mut Player; 2], settings: &Settings, ope
         match settings.rule.judge(&board, p, color) {
             Verdict::Win => {
                 game.winner = Some(color);
-                game.ending = Ending::Five;
+                game.ending = Termination::Five;
                 return;
             }
             Verdict::Foul(foul) => {
                 game.winner = Some(color.opponent());
-                game.ending = Ending::Foul(foul);
+                game.ending = Termination::Foul(foul);
                 return;
             }
             Verdict::Continue => {
@@ -458,20 +484,20 @@ fn play_out(game: &mut Game, players: [&mut Player; 2], settings: &Settings, ope
     }
 }
 
-fn fault(game: &mut Game, loser: Color, fault: Fault) {
+fn fault(game: &mut PlayedGame, loser: Color, fault: Fault) {
     game.winner = Some(loser.opponent());
-    game.ending = Ending::Fault(fault);
+    game.ending = Termination::Fault(fault);
 }
 
 /// Replays recorded moves with the referee: the winner and ending a record implies, or an
 /// error if a move is impossible or comes after the end. Faults cannot be replayed: a
-/// record of a faulted game replays as unfinished (`None` winner, [`Ending::FullBoard`] only
+/// record of a faulted game replays as unfinished (`None` winner, [`Termination::FullBoard`] only
 /// if the board is full).
 pub fn replay(
     size: u8,
     rule: Rule,
     moves: &[Pos],
-) -> Result<(Option<Color>, Option<Ending>), String> {
+) -> Result<(Option<Color>, Option<Termination>), String> {
     let mut board = Board::new(i64::from(size), i64::from(size)).map_err(|e| e.to_string())?;
     for (i, &p) in moves.iter().enumerate() {
         if !board.is_empty_at(p) {
@@ -480,15 +506,17 @@ pub fn replay(
         let color = board.to_move();
         let last = i + 1 == moves.len();
         match rule.judge(&board, p, color) {
-            Verdict::Win if last => return Ok((Some(color), Some(Ending::Five))),
-            Verdict::Foul(f) if last => return Ok((Some(color.opponent()), Some(Ending::Foul(f)))),
+            Verdict::Win if last => return Ok((Some(color), Some(Termination::Five))),
+            Verdict::Foul(f) if last => {
+                return Ok((Some(color.opponent()), Some(Termination::Foul(f))));
+            }
             Verdict::Continue => {
                 let _ = board.place(p, color);
             }
             _ => return Err(format!("the game was over before move {}", i + 2)),
         }
     }
-    Ok((None, board.is_full().then_some(Ending::FullBoard)))
+    Ok((None, board.is_full().then_some(Termination::FullBoard)))
 }
 
 #[cfg(test)]
@@ -506,7 +534,7 @@ mod tests {
             }
         }
         let (w, e) = replay(9, Rule::Freestyle, &moves).unwrap();
-        assert_eq!((w, e), (Some(Color::Black), Some(Ending::Five)));
+        assert_eq!((w, e), (Some(Color::Black), Some(Termination::Five)));
         assert_eq!(
             replay(9, Rule::Freestyle, &moves[..8]).unwrap(),
             (None, None)

@@ -19,7 +19,7 @@ use hoshi::rules::Foul;
 
 use super::engine::FaultKind;
 use super::pgn::utc_now;
-use super::referee::{Ending, Game};
+use super::referee::{PlayedGame, Termination};
 
 /// Played moves per line, as c-gomoku-cli writes them.
 const MOVES_PER_LINE: usize = 8;
@@ -39,7 +39,7 @@ pub struct Header<'a> {
 }
 
 /// Writes one game.
-pub fn write_game(w: &mut impl Write, h: &Header, game: &Game) -> io::Result<()> {
+pub fn write_game(w: &mut impl Write, h: &Header, game: &PlayedGame) -> io::Result<()> {
     let (date, time) = utc_now();
     let result = match game.winner {
         Some(Color::Black) => "B+1",
@@ -60,7 +60,7 @@ pub fn write_game(w: &mut impl Write, h: &Header, game: &Game) -> io::Result<()>
         text(h.white),
         termination(game)
     )?;
-    if let Ending::Adjudicated(proof) = &game.ending {
+    if let Termination::Adjudicated(proof) = &game.ending {
         write!(w, "GC[adjudicated: {}]", proof_text(proof))?;
     }
     writeln!(w)?;
@@ -107,15 +107,15 @@ fn text(s: &str) -> String {
 }
 
 /// c-gomoku-cli's `TE` wording for the ending.
-fn termination(game: &Game) -> String {
+fn termination(game: &PlayedGame) -> String {
     let winner = match game.winner {
         Some(Color::Black) => "Black",
         Some(Color::White) => "White",
         None => return "Draw by fullfilled board".to_owned(),
     };
     let how = match &game.ending {
-        Ending::Five => "five connection",
-        Ending::Foul(f) => {
+        Termination::Five => "five connection",
+        Termination::Foul(f) => {
             let what = match f {
                 Foul::DoubleThree => "double three",
                 Foul::DoubleFour => "double four",
@@ -123,9 +123,9 @@ fn termination(game: &Game) -> String {
             };
             return format!("Black play forbidden move - {what}");
         }
-        Ending::FullBoard => return "Draw by fullfilled board".to_owned(),
-        Ending::Adjudicated(_) => "adjudication",
-        Ending::Fault(f) => match f.kind {
+        Termination::FullBoard => return "Draw by fullfilled board".to_owned(),
+        Termination::Adjudicated(_) => "adjudication",
+        Termination::Fault(f) => match f.kind {
             FaultKind::Timeout => "time forfeit",
             FaultKind::Crash => "opponent crash",
             FaultKind::Illegal => "opponent illegal move",
@@ -156,11 +156,11 @@ mod tests {
                 ms: 100 + u64::from(k),
             });
         }
-        let game = Game {
+        let game = PlayedGame {
             moves,
             opening: 2,
             winner: Some(Color::Black),
-            ending: Ending::Five,
+            ending: Termination::Five,
             sightings: Vec::new(),
         };
         let header = Header {
@@ -197,14 +197,14 @@ mod tests {
 
     #[test]
     fn adjudicated_games_carry_their_proof() {
-        let game = Game {
+        let game = PlayedGame {
             moves: vec![Move {
                 pos: Pos::new(7, 7),
                 ms: 5,
             }],
             opening: 0,
             winner: Some(Color::White),
-            ending: Ending::Adjudicated(vec![Pos::new(1, 2), Pos::new(3, 4)]),
+            ending: Termination::Adjudicated(vec![Pos::new(1, 2), Pos::new(3, 4)]),
             sightings: Vec::new(),
         };
         let header = Header {

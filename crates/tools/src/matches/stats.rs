@@ -65,32 +65,33 @@ const EPSILON: f64 = 1e-3;
 /// Φ⁻¹(0.975): the two-sided 95 % normal quantile.
 pub const Z95: f64 = 1.959_963_984_540_054;
 
-/// A game's result from one side's point of view.
+/// A game's result from one side's point of view (not how it ended on the board, which
+/// is [`crate::game::Outcome`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
+pub enum GameResult {
     Win,
     Draw,
     Loss,
 }
 
-impl Outcome {
+impl GameResult {
     /// Points: 1, ½ or 0.
     #[must_use]
     pub fn points(self) -> f64 {
         match self {
-            Outcome::Win => 1.0,
-            Outcome::Draw => 0.5,
-            Outcome::Loss => 0.0,
+            GameResult::Win => 1.0,
+            GameResult::Draw => 0.5,
+            GameResult::Loss => 0.0,
         }
     }
 
     /// The same game seen from the other side.
     #[must_use]
-    pub fn flipped(self) -> Outcome {
+    pub fn flipped(self) -> GameResult {
         match self {
-            Outcome::Win => Outcome::Loss,
-            Outcome::Draw => Outcome::Draw,
-            Outcome::Loss => Outcome::Win,
+            GameResult::Win => GameResult::Loss,
+            GameResult::Draw => GameResult::Draw,
+            GameResult::Loss => GameResult::Win,
         }
     }
 }
@@ -104,11 +105,11 @@ pub struct Wdl {
 }
 
 impl Wdl {
-    pub fn add(&mut self, outcome: Outcome) {
-        match outcome {
-            Outcome::Win => self.wins += 1,
-            Outcome::Draw => self.draws += 1,
-            Outcome::Loss => self.losses += 1,
+    pub fn add(&mut self, result: GameResult) {
+        match result {
+            GameResult::Win => self.wins += 1,
+            GameResult::Draw => self.draws += 1,
+            GameResult::Loss => self.losses += 1,
         }
     }
 
@@ -225,7 +226,7 @@ pub struct Penta(pub [u32; 5]);
 
 impl Penta {
     /// Counts the pair with these two results (for the same side).
-    pub fn add(&mut self, first: Outcome, second: Outcome) {
+    pub fn add(&mut self, first: GameResult, second: GameResult) {
         // Twice the points is an exact half-point count in 0..=4.
         let half_points = (2.0 * (first.points() + second.points())) as usize;
         if let Some(c) = self.0.get_mut(half_points) {
@@ -482,10 +483,10 @@ mod tests {
     #[test]
     fn pentanomial_counts_and_llr_match_the_hand_computation() {
         let mut p = Penta::default();
-        p.add(Outcome::Win, Outcome::Loss);
-        p.add(Outcome::Draw, Outcome::Draw);
-        p.add(Outcome::Win, Outcome::Draw);
-        p.add(Outcome::Loss, Outcome::Loss);
+        p.add(GameResult::Win, GameResult::Loss);
+        p.add(GameResult::Draw, GameResult::Draw);
+        p.add(GameResult::Win, GameResult::Draw);
+        p.add(GameResult::Loss, GameResult::Loss);
         assert_eq!(p, Penta([1, 0, 2, 1, 0]));
         // Counts [1, 3, 10, 8, 3], 25 pairs, p̂ = (0.04, 0.12, 0.4, 0.32, 0.12) on scores
         // 0, ¼, ½, ¾, 1. θ₀ = 1.258180 gives p₀ = (0.107843, 0.175066, 0.4, 0.243430,

@@ -1,0 +1,405 @@
+//! `INFO` settings: the text after `INFO` to a typed [`Info`] and back.
+//!
+//! Keys are case-insensitive and print in lower case; the value is the rest of the line.
+
+use std::fmt;
+use std::path::PathBuf;
+
+use hoshi::levels::strength::BadStrength;
+use hoshi::levels::{Level, Strength, UnknownLevel};
+use hoshi::rules::Rule;
+
+use crate::text::{shown, split_word};
+
+/// An `INFO` line. INFO is never answered, so even a bad value is a value here (`Ignored`),
+/// to be logged rather than replied to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Info {
+    /// Milliseconds per move; 0 means answer at once, negative means no limit.
+    TimeoutTurn(i64),
+    /// Milliseconds per game; 0 means no limit.
+    TimeoutMatch(i64),
+    /// Milliseconds left in the game; may be negative; 2147483647 means no limit.
+    TimeLeft(i64),
+    /// Bytes of memory; 0 means no limit.
+    MaxMemory(u64),
+    Rule(Rule),
+    Level(Level),
+    /// `INFO strength 0..100` (Rapfi's key): master's strength.
+    Strength(Strength),
+    /// Deepest iteration; `None` (a value of 0 or less) lifts the bound.
+    MaxDepth(Option<u32>),
+    /// Most nodes per search; `None` (a value of 0 or less, Yixin-Board's -1) lifts it.
+    MaxNode(Option<u64>),
+    /// `INFO weights FILE`: evaluate with this weights file (the rest of the line).
+    Weights(PathBuf),
+    /// `INFO thread_num n`: search threads (at least one; the search caps them).
+    Threads(usize),
+    /// `INFO hash_size n` (Yixin-Board): the table's size in KiB, as Rapfi reads it; 0
+    /// gives back the size `max_memory` allows.
+    HashSize(u64),
+    /// `INFO show_detail n` (Yixin-Board, 0 to 3): bit 1 asks for the realtime
+    /// `MESSAGE REALTIME` lines during a search; bit 2 (Rapfi's `INFO PV` lines) is not
+    /// written.
+    ShowDetail {
+        realtime: bool,
+    },
+    /// A key with its value as text: one accepted without effect (`game_type`, `folder`,
+    /// `caution_factor`, unknown keys...), or, sent by a manager, a setting passed on as
+    /// the user gave it (printed as is, key case included). `caution_factor` sets Rapfi's
+    /// candidate range; Hoshi's move generation has its own, so it changes nothing.
+    Accepted {
+        key: String,
+        value: String,
+    },
+    /// A known key with a value that makes no sense; the setting is left unchanged.
+    Ignored {
+        key: String,
+        reason: BadValue,
+    },
+}
+
+/// Why an `INFO` value was ignored (logged, never answered).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BadValue {
+    /// Not a whole number (the text, cut short).
+    NotANumber(String),
+    NegativeMemory(i64),
+    NoSuchRule(i64),
+    Level(UnknownLevel),
+    Strength(BadStrength),
+    /// `INFO weights` with no file named.
+    NoWeightsFile,
+    /// A number outside the key's range (the range, as text).
+    OutOfRange {
+        got: i64,
+        range: &'static str,
+    },
+}
+
+impl fmt::Display for BadValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BadValue::NotANumber(got) => write!(f, "expected a whole number, got '{got}'"),
+            BadValue::NegativeMemory(n) => write!(f, "memory cannot be negative ({n})"),
+            BadValue::NoSuchRule(n) => write!(f, "no rule has code {n}"),
+            BadValue::Level(e) => e.fmt(f),
+            BadValue::Strength(e) => e.fmt(f),
+            BadValue::NoWeightsFile => write!(f, "expected a weights file"),
+            BadValue::OutOfRange { got, range } => write!(f, "{got} is not in {range}"),
+        }
+    }
+}
+
+impl BadValue {
+    /// The value as the line gave it (cut short where the reason quotes it so), which
+    /// parses back to the same reason under the same key.
+    #[must_use]
+    pub fn value(&self) -> String {
+        match self {
+            BadValue::NotANumber(text) => text.clone(),
+            BadValue::NegativeMemory(n) | BadValue::NoSuchRule(n) => n.to_string(),
+            BadValue::Level(UnknownLevel(text)) => text.clone(),
+            BadValue::Strength(BadStrength(text)) => text.clone(),
+            BadValue::NoWeightsFile => String::new(),
+            BadValue::OutOfRange { got, .. } => got.to_string(),
+        }
+    }
+}
+impl Info {
+    /// Parses the text after `INFO`: a key, then the value as the rest of the line.
+    pub(crate) fn parse(args: &str) -> Info {
+        let (key, value) = split_word(args);
+        let key = key.to_ascii_lowercase();
+        let ignored = |reason: BadValue| Info::Ignored {
+            key: key.clone(),
+            reason,
+        };
+        let int = || {
+            value
+                .parse::<i64>()
+                .map_err(|_| ignored(BadValue::NotANumber(shown(value))))
+        };
+        let parsed = match key.as_str() {
+            "timeout_turn" => int().map(Info::TimeoutTurn),
+            "timeout_match" => int().map(Info::TimeoutMatch),
+            "time_left" => int().map(Info::TimeLeft),
+            "max_memory" => int().and_then(|n| {
+                u64::try_from(n)
+                    .map(Info::MaxMemory)
+                    .map_err(|_| ignored(BadValue::NegativeMemory(n)))
+            }),
+            "rule" => int().and_then(|n| {
+                Rule::from_code(n)
+                    .map(Info::Rule)
+                    .ok_or_else(|| ignored(BadValue::NoSuchRule(n)))
+            }),
+            "level" => value
+                .parse()
+                .map(Info::Level)
+                .map_err(|e| ignored(BadValue::Level(e))),
+            "strength" => value
+                .parse()
+                .map(Info::Strength)
+                .map_err(|e| ignored(BadValue::Strength(e))),
+            // Out-of-range bounds saturate: a depth beyond u32 is no bound in practice.
+            "max_depth" => {
+                int().map(|n| Info::MaxDepth((n > 0).then(|| u32::try_from(n).unwrap_or(u32::MAX))))
+            }
+            "max_node" => {
+                int().map(|n| Info::MaxNode((n > 0).then(|| u64::try_from(n).unwrap_or(u64::MAX))))
+            }
+            "thread_num" => int().map(|n| Info::Threads(usize::try_from(n.max(1)).unwrap_or(1))),
+            "hash_size" => int().and_then(|n| {
+                u64::try_from(n)
+                    .map(Info::HashSize)
+                    .map_err(|_| ignored(BadValue::NegativeMemory(n)))
+            }),
+            "show_detail" => int().and_then(|n| match n {
+                0..=3 => Ok(Info::ShowDetail {
+                    realtime: n & 1 != 0,
+                }),
+                _ => Err(ignored(BadValue::OutOfRange {
+                    got: n,
+                    range: "0..=3",
+                })),
+            }),
+            "weights" if !value.is_empty() => Ok(Info::Weights(PathBuf::from(value))),
+            "weights" => Err(ignored(BadValue::NoWeightsFile)),
+            _ => Ok(Info::Accepted {
+                key: key.clone(),
+                value: value.to_string(),
+            }),
+        };
+        parsed.unwrap_or_else(|e| e)
+    }
+}
+
+impl fmt::Display for Info {
+    /// `key value`, the text after `INFO`. A bound that is lifted prints as 0, a key
+    /// without a value with a trailing space (as `INFO KEY VALUE` reads with no value).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Info::TimeoutTurn(ms) => write!(f, "timeout_turn {ms}"),
+            Info::TimeoutMatch(ms) => write!(f, "timeout_match {ms}"),
+            Info::TimeLeft(ms) => write!(f, "time_left {ms}"),
+            Info::MaxMemory(bytes) => write!(f, "max_memory {bytes}"),
+            Info::Rule(rule) => write!(f, "rule {}", rule.code()),
+            Info::Level(level) => write!(f, "level {level}"),
+            Info::Strength(strength) => write!(f, "strength {strength}"),
+            Info::MaxDepth(depth) => write!(f, "max_depth {}", depth.unwrap_or(0)),
+            Info::MaxNode(nodes) => write!(f, "max_node {}", nodes.unwrap_or(0)),
+            Info::Weights(path) => write!(f, "weights {}", path.display()),
+            Info::Threads(n) => write!(f, "thread_num {n}"),
+            Info::HashSize(kib) => write!(f, "hash_size {kib}"),
+            Info::ShowDetail { realtime } => write!(f, "show_detail {}", u8::from(*realtime)),
+            Info::Accepted { key, value } => write!(f, "{key} {value}"),
+            Info::Ignored { key, reason } => write!(f, "{key} {}", reason.value()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Command;
+
+    fn parse(line: &str) -> Result<Command, crate::ParseError> {
+        line.parse()
+    }
+
+    #[test]
+    fn info_keeps_the_rest_of_the_line_and_never_fails() {
+        assert_eq!(
+            parse("INFO timeout_turn 0"),
+            Ok(Command::Info(Info::TimeoutTurn(0)))
+        );
+        assert_eq!(
+            parse("info TIME_LEFT -500"),
+            Ok(Command::Info(Info::TimeLeft(-500)))
+        );
+        assert_eq!(
+            parse("INFO rule 2"),
+            Ok(Command::Info(Info::Rule(Rule::Renju)))
+        );
+        assert_eq!(
+            parse("INFO level Easy"),
+            Ok(Command::Info(Info::Level(Level::Easy)))
+        );
+        assert_eq!(
+            parse("INFO STRENGTH 40"),
+            Ok(Command::Info(Info::Strength(Strength::new(40).unwrap())))
+        );
+        assert_eq!(
+            parse("INFO max_node -1"),
+            Ok(Command::Info(Info::MaxNode(None)))
+        );
+        assert_eq!(
+            parse("INFO max_depth 12"),
+            Ok(Command::Info(Info::MaxDepth(Some(12))))
+        );
+        assert_eq!(
+            parse("INFO weights C:\\My Weights\\a.weights"),
+            Ok(Command::Info(Info::Weights(PathBuf::from(
+                "C:\\My Weights\\a.weights"
+            ))))
+        );
+        assert!(matches!(
+            parse("INFO weights"),
+            Ok(Command::Info(Info::Ignored { .. }))
+        ));
+        assert_eq!(
+            parse(r"INFO folder C:\Program Files\x y"),
+            Ok(Command::Info(Info::Accepted {
+                key: "folder".into(),
+                value: r"C:\Program Files\x y".into()
+            }))
+        );
+        for bad in [
+            "INFO level expert",
+            "INFO strength 101",
+            "INFO strength -1",
+            "INFO strength 5.5",
+            "INFO strength",
+            "INFO rule -1",
+            "INFO max_memory -5",
+            "INFO timeout_turn x",
+        ] {
+            assert!(
+                matches!(parse(bad), Ok(Command::Info(Info::Ignored { .. }))),
+                "{bad}"
+            );
+        }
+        assert!(matches!(
+            parse("INFO"),
+            Ok(Command::Info(Info::Accepted { .. }))
+        ));
+    }
+
+    #[test]
+    fn yixin_info_keys_parse_to_settings() {
+        let info = |line: &str| match parse(line) {
+            Ok(Command::Info(i)) => i,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(info("INFO thread_num 4"), Info::Threads(4));
+        assert_eq!(info("INFO thread_num 0"), Info::Threads(1));
+        assert_eq!(info("INFO hash_size 1048576"), Info::HashSize(1_048_576));
+        assert!(matches!(info("INFO hash_size -1"), Info::Ignored { .. }));
+        assert_eq!(
+            info("info show_detail 3"),
+            Info::ShowDetail { realtime: true }
+        );
+        assert_eq!(
+            info("INFO show_detail 2"),
+            Info::ShowDetail { realtime: false }
+        );
+        assert!(matches!(info("INFO show_detail 4"), Info::Ignored { .. }));
+        assert!(matches!(
+            info("INFO caution_factor 1"),
+            Info::Accepted { .. }
+        ));
+    }
+
+    /// One value of every variant, each a key (or kind of bad value) of its own.
+    fn every_info() -> Vec<Info> {
+        let ignored = |key: &str, reason| Info::Ignored {
+            key: key.into(),
+            reason,
+        };
+        vec![
+            Info::TimeoutTurn(5000),
+            Info::TimeoutMatch(0),
+            Info::TimeLeft(-120),
+            Info::MaxMemory(83_886_080),
+            Info::Rule(Rule::Renju),
+            Info::Level(Level::Master),
+            Info::Strength(Strength::FULL),
+            Info::MaxDepth(Some(9)),
+            Info::MaxDepth(None),
+            Info::MaxNode(Some(100_000)),
+            Info::MaxNode(None),
+            Info::Weights(PathBuf::from("C:\\My Weights\\a.weights")),
+            Info::Threads(4),
+            Info::HashSize(1 << 20),
+            Info::ShowDetail { realtime: true },
+            Info::ShowDetail { realtime: false },
+            Info::Accepted {
+                key: "game_type".into(),
+                value: "1".into(),
+            },
+            Info::Accepted {
+                key: "folder".into(),
+                value: String::new(),
+            },
+            ignored("timeout_turn", BadValue::NotANumber("soon".into())),
+            ignored("max_memory", BadValue::NegativeMemory(-5)),
+            ignored("rule", BadValue::NoSuchRule(-1)),
+            ignored("level", BadValue::Level(UnknownLevel("expert".into()))),
+            ignored("strength", BadValue::Strength(BadStrength("101".into()))),
+            ignored("weights", BadValue::NoWeightsFile),
+            ignored(
+                "show_detail",
+                BadValue::OutOfRange {
+                    got: 4,
+                    range: "0..=3",
+                },
+            ),
+        ]
+    }
+
+    /// Which variant `info` is; a new variant does not compile until it is given a number
+    /// here, and [`VARIANTS`] counts them, so `every_info` cannot fall behind.
+    fn variant(info: &Info) -> usize {
+        match info {
+            Info::TimeoutTurn(_) => 0,
+            Info::TimeoutMatch(_) => 1,
+            Info::TimeLeft(_) => 2,
+            Info::MaxMemory(_) => 3,
+            Info::Rule(_) => 4,
+            Info::Level(_) => 5,
+            Info::Strength(_) => 6,
+            Info::MaxDepth(_) => 7,
+            Info::MaxNode(_) => 8,
+            Info::Weights(_) => 9,
+            Info::Threads(_) => 10,
+            Info::HashSize(_) => 11,
+            Info::ShowDetail { .. } => 12,
+            Info::Accepted { .. } => 13,
+            Info::Ignored { .. } => 14,
+        }
+    }
+    const VARIANTS: usize = 15;
+
+    #[test]
+    fn every_info_key_round_trips_through_print_and_parse() {
+        let all = every_info();
+        let mut seen: Vec<usize> = all.iter().map(variant).collect();
+        seen.sort_unstable();
+        seen.dedup();
+        assert_eq!(
+            seen,
+            (0..VARIANTS).collect::<Vec<_>>(),
+            "a variant has no example"
+        );
+        for info in all {
+            let line = Command::Info(info.clone()).to_string();
+            assert_eq!(line.parse(), Ok(Command::Info(info)), "{line}");
+        }
+    }
+
+    #[test]
+    fn settings_print_as_managers_send_them() {
+        let line = |info| Command::Info(info).to_string();
+        assert_eq!(line(Info::TimeoutTurn(5000)), "INFO timeout_turn 5000");
+        assert_eq!(line(Info::Rule(Rule::Renju)), "INFO rule 4");
+        assert_eq!(line(Info::MaxNode(None)), "INFO max_node 0");
+        assert_eq!(
+            line(Info::Accepted {
+                key: "THREAD_NUM".into(),
+                value: "4".into()
+            }),
+            "INFO THREAD_NUM 4"
+        );
+    }
+}
