@@ -592,6 +592,23 @@ mod tests {
     }
 
     #[test]
+    fn after_swap2_a_refused_request_leaves_the_game_and_a_later_board_goes_on() {
+        // After five stones black has an open three: take black (SWAP). A second SWAP2BOARD
+        // with two stones is refused, and the manager's BOARD then sets the game as usual.
+        let (s, out) = run(&[
+            "START 15",
+            "SWAP2BOARD\n7,7\n0,14\n8,7\n14,0\n9,7",
+            "SWAP2BOARD\n7,7\n8,7",
+            "BOARD\n7,7,1\n0,14,2\n8,7,1\n14,0,2\n9,7,1\n6,7,2",
+        ]);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[1], "SWAP", "{out}");
+        assert!(lines[2].starts_with("ERROR "), "{out}");
+        assert_eq!(lines.len(), 4, "{out}");
+        assert_eq!(board(&s).history().len(), 7);
+    }
+
+    #[test]
     fn yixin_settings_size_the_table_and_set_the_threads_and_showinfo_tells_their_limits() {
         let (s, out) = run(&[
             "YXSHOWINFO",

@@ -1,9 +1,9 @@
 //! Real (short) matches run by `pbrain-hoshi match` between real processes: the
 //! well-behaved and the faulty modes of `pbrain-faulty`, and two Hoshi levels.
 //!
-//! `tests/data/renju26_offset.txt` is the 26 standard renju openings (offset format),
-//! transcribed from shared/data/openings/renju26_offset.txt; `openings-9x9.pos.txt` is three
-//! short openings written for these tests.
+//! `tests/data/renju26_offset.txt` is the 26 standard renju openings (offset format: Black
+//! at the centre, White's direct or indirect reply, Black's third stone);
+//! `openings-9x9.pos.txt` is three short openings written for these tests.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -375,7 +375,8 @@ fn two_hoshi_levels_play_a_match() {
     );
 }
 
-/// The habits of real engines (shared/peers/README.md), all in one scripted engine, and a
+/// The habits of real engines (Rapfi's and PentaZen's start-up MESSAGE, Rapfi's stray ERROR,
+/// AIWine's and pela's loose ABOUT lines, ...), all in one scripted engine, and a
 /// second one with the rest: no fault, every habit reported, and the games recorded.
 #[test]
 fn real_engine_quirks_are_forgiven_and_reported() {
