@@ -9,6 +9,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::coord::Coord;
+use crate::error::ParseError;
 use crate::info::Info;
 use crate::text::{numbers, shown, split_word};
 
@@ -84,65 +85,6 @@ pub enum Command {
     /// Anything else, by its command word; answered `UNKNOWN`.
     Unknown(String),
 }
-
-/// Why a line (or block) is not a well-formed command. Its message is what `ERROR`
-/// answers; quoted input is cut to 40 characters.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ParseError {
-    /// A command that takes no arguments got some.
-    UnexpectedArguments { command: String, got: String },
-    /// Not the `count` comma-separated whole numbers `what` needs (`example` shows them).
-    Numbers {
-        what: String,
-        count: usize,
-        example: String,
-        got: String,
-    },
-    /// A number too large to hold.
-    OutOfRange { what: String, number: String },
-    /// A `BOARD` stone line whose field is not 1, 2 or 3.
-    Field { field: i64, line: String },
-    /// A bad line in the body of the block command `command`.
-    Body {
-        command: String,
-        line: Box<ParseError>,
-    },
-    /// The input ended inside the block command `command`, before its `DONE`.
-    NoDone { command: String },
-}
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ParseError::UnexpectedArguments { command, got } => {
-                write!(f, "{command} takes no arguments, got '{got}'")
-            }
-            ParseError::Numbers {
-                what,
-                count,
-                example,
-                got,
-            } => {
-                let numbers = if *count == 1 {
-                    "a number"
-                } else {
-                    "numbers separated by commas"
-                };
-                write!(f, "{what} expects {numbers} (e.g. {example}), got '{got}'")
-            }
-            ParseError::OutOfRange { what, number } => {
-                write!(f, "{what}: number '{number}' is out of range")
-            }
-            ParseError::Field { field, line } => {
-                write!(f, "field {field} in '{line}' must be 1, 2 or 3")
-            }
-            ParseError::Body { command, line } => write!(f, "{command}: {line}"),
-            ParseError::NoDone { command } => write!(f, "{command}: input ended before DONE"),
-        }
-    }
-}
-
-impl std::error::Error for ParseError {}
 
 /// The command word of a line, upper-cased (empty for an empty line).
 #[must_use]
@@ -677,6 +619,218 @@ mod tests {
         assert_eq!(
             text(Command::Info(Info::TimeLeft(900))),
             "INFO time_left 900"
+        );
+    }
+}
+
+#[cfg(test)]
+mod info_tests {
+    //! `INFO` lines through the command parser, as the reader meets them.
+    use super::*;
+    use std::path::PathBuf;
+
+    use hoshi::levels::strength::BadStrength;
+    use hoshi::levels::{Level, Strength, UnknownLevel};
+    use hoshi::rules::Rule;
+
+    use crate::info::BadValue;
+
+    fn parse(line: &str) -> Result<Command, ParseError> {
+        line.parse()
+    }
+
+    #[test]
+    fn info_keeps_the_rest_of_the_line_and_never_fails() {
+        assert_eq!(
+            parse("INFO timeout_turn 0"),
+            Ok(Command::Info(Info::TimeoutTurn(0)))
+        );
+        assert_eq!(
+            parse("info TIME_LEFT -500"),
+            Ok(Command::Info(Info::TimeLeft(-500)))
+        );
+        assert_eq!(
+            parse("INFO rule 2"),
+            Ok(Command::Info(Info::Rule(Rule::Renju)))
+        );
+        assert_eq!(
+            parse("INFO level Easy"),
+            Ok(Command::Info(Info::Level(Level::Easy)))
+        );
+        assert_eq!(
+            parse("INFO STRENGTH 40"),
+            Ok(Command::Info(Info::Strength(Strength::new(40).unwrap())))
+        );
+        assert_eq!(
+            parse("INFO max_node -1"),
+            Ok(Command::Info(Info::MaxNode(None)))
+        );
+        assert_eq!(
+            parse("INFO max_depth 12"),
+            Ok(Command::Info(Info::MaxDepth(Some(12))))
+        );
+        assert_eq!(
+            parse("INFO weights C:\\My Weights\\a.weights"),
+            Ok(Command::Info(Info::Weights(PathBuf::from(
+                "C:\\My Weights\\a.weights"
+            ))))
+        );
+        assert!(matches!(
+            parse("INFO weights"),
+            Ok(Command::Info(Info::Ignored { .. }))
+        ));
+        assert_eq!(
+            parse(r"INFO folder C:\Program Files\x y"),
+            Ok(Command::Info(Info::Accepted {
+                key: "folder".into(),
+                value: r"C:\Program Files\x y".into()
+            }))
+        );
+        for bad in [
+            "INFO level expert",
+            "INFO strength 101",
+            "INFO strength -1",
+            "INFO strength 5.5",
+            "INFO strength",
+            "INFO rule -1",
+            "INFO max_memory -5",
+            "INFO timeout_turn x",
+        ] {
+            assert!(
+                matches!(parse(bad), Ok(Command::Info(Info::Ignored { .. }))),
+                "{bad}"
+            );
+        }
+        assert!(matches!(
+            parse("INFO"),
+            Ok(Command::Info(Info::Accepted { .. }))
+        ));
+    }
+
+    #[test]
+    fn yixin_info_keys_parse_to_settings() {
+        let info = |line: &str| match parse(line) {
+            Ok(Command::Info(i)) => i,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(info("INFO thread_num 4"), Info::Threads(4));
+        assert_eq!(info("INFO thread_num 0"), Info::Threads(1));
+        assert_eq!(info("INFO hash_size 1048576"), Info::HashSize(1_048_576));
+        assert!(matches!(info("INFO hash_size -1"), Info::Ignored { .. }));
+        assert_eq!(
+            info("info show_detail 3"),
+            Info::ShowDetail { realtime: true }
+        );
+        assert_eq!(
+            info("INFO show_detail 2"),
+            Info::ShowDetail { realtime: false }
+        );
+        assert!(matches!(info("INFO show_detail 4"), Info::Ignored { .. }));
+        assert!(matches!(
+            info("INFO caution_factor 1"),
+            Info::Accepted { .. }
+        ));
+    }
+
+    /// One value of every variant, each a key (or kind of bad value) of its own.
+    fn every_info() -> Vec<Info> {
+        let ignored = |key: &str, reason| Info::Ignored {
+            key: key.into(),
+            reason,
+        };
+        vec![
+            Info::TimeoutTurn(5000),
+            Info::TimeoutMatch(0),
+            Info::TimeLeft(-120),
+            Info::MaxMemory(83_886_080),
+            Info::Rule(Rule::Renju),
+            Info::Level(Level::Master),
+            Info::Strength(Strength::FULL),
+            Info::MaxDepth(Some(9)),
+            Info::MaxDepth(None),
+            Info::MaxNode(Some(100_000)),
+            Info::MaxNode(None),
+            Info::Weights(PathBuf::from("C:\\My Weights\\a.weights")),
+            Info::Threads(4),
+            Info::HashSize(1 << 20),
+            Info::ShowDetail { realtime: true },
+            Info::ShowDetail { realtime: false },
+            Info::Accepted {
+                key: "game_type".into(),
+                value: "1".into(),
+            },
+            Info::Accepted {
+                key: "folder".into(),
+                value: String::new(),
+            },
+            ignored("timeout_turn", BadValue::NotANumber("soon".into())),
+            ignored("max_memory", BadValue::NegativeMemory(-5)),
+            ignored("rule", BadValue::NoSuchRule(-1)),
+            ignored("level", BadValue::Level(UnknownLevel("expert".into()))),
+            ignored("strength", BadValue::Strength(BadStrength("101".into()))),
+            ignored("weights", BadValue::NoWeightsFile),
+            ignored(
+                "show_detail",
+                BadValue::OutOfRange {
+                    got: 4,
+                    range: "0..=3",
+                },
+            ),
+        ]
+    }
+
+    /// Which variant `info` is; a new variant does not compile until it is given a number
+    /// here, and [`VARIANTS`] counts them, so `every_info` cannot fall behind.
+    fn variant(info: &Info) -> usize {
+        match info {
+            Info::TimeoutTurn(_) => 0,
+            Info::TimeoutMatch(_) => 1,
+            Info::TimeLeft(_) => 2,
+            Info::MaxMemory(_) => 3,
+            Info::Rule(_) => 4,
+            Info::Level(_) => 5,
+            Info::Strength(_) => 6,
+            Info::MaxDepth(_) => 7,
+            Info::MaxNode(_) => 8,
+            Info::Weights(_) => 9,
+            Info::Threads(_) => 10,
+            Info::HashSize(_) => 11,
+            Info::ShowDetail { .. } => 12,
+            Info::Accepted { .. } => 13,
+            Info::Ignored { .. } => 14,
+        }
+    }
+    const VARIANTS: usize = 15;
+
+    #[test]
+    fn every_info_key_round_trips_through_print_and_parse() {
+        let all = every_info();
+        let mut seen: Vec<usize> = all.iter().map(variant).collect();
+        seen.sort_unstable();
+        seen.dedup();
+        assert_eq!(
+            seen,
+            (0..VARIANTS).collect::<Vec<_>>(),
+            "a variant has no example"
+        );
+        for info in all {
+            let line = Command::Info(info.clone()).to_string();
+            assert_eq!(line.parse(), Ok(Command::Info(info)), "{line}");
+        }
+    }
+
+    #[test]
+    fn settings_print_as_managers_send_them() {
+        let line = |info| Command::Info(info).to_string();
+        assert_eq!(line(Info::TimeoutTurn(5000)), "INFO timeout_turn 5000");
+        assert_eq!(line(Info::Rule(Rule::Renju)), "INFO rule 4");
+        assert_eq!(line(Info::MaxNode(None)), "INFO max_node 0");
+        assert_eq!(
+            line(Info::Accepted {
+                key: "THREAD_NUM".into(),
+                value: "4".into()
+            }),
+            "INFO THREAD_NUM 4"
         );
     }
 }

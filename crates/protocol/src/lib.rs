@@ -11,11 +11,13 @@
 
 mod command;
 mod coord;
+mod error;
 mod info;
 mod reply;
 mod text;
 
-pub use command::{Command, Field, MAX_NBEST, ParseError, command_word, has_body, is_done};
+pub use command::{Command, Field, MAX_NBEST, command_word, has_body, is_done};
 pub use coord::Coord;
+pub use error::ParseError;
 pub use info::{BadValue, Info};
 pub use reply::{About, BadReply, Realtime, ReplyLine};

@@ -1,7 +1,7 @@
 //! The lexing every part of the vocabulary shares: words, numbers, quoted input and free
 //! text.
 
-use crate::command::ParseError;
+use crate::error::ParseError;
 
 /// The first whitespace-separated word and the trimmed rest.
 pub(crate) fn split_word(line: &str) -> (&str, &str) {

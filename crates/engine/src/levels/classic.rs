@@ -29,12 +29,20 @@ pub struct Classic<'a> {
 impl<'a> Classic<'a> {
     /// The real game: a side may play where the rule says the move is legal.
     pub fn new(rule: Rule, me: Color) -> Classic<'a> {
-        Classic::with_filter(rule, me, Box::new(move |b, p, c| rule.is_legal(b, p, c)))
+        Classic::with_filter(rule, me, move |b, p, c| rule.is_legal(b, p, c))
     }
 
     /// The same game with another legality predicate (tests stand in for renju with it).
-    pub fn with_filter(rule: Rule, me: Color, allowed: Allowed<'a>) -> Classic<'a> {
-        Classic { rule, me, allowed }
+    pub fn with_filter(
+        rule: Rule,
+        me: Color,
+        allowed: impl Fn(&Board, Pos, Color) -> bool + 'a,
+    ) -> Classic<'a> {
+        Classic {
+            rule,
+            me,
+            allowed: Box::new(allowed),
+        }
     }
 
     #[must_use]
@@ -244,7 +252,7 @@ mod tests {
         assert_eq!(game.fallback(&board, B), at(3, 0));
         assert_eq!(game.fallback(&board, W), at(2, 0));
         // Nothing legal at all: the first empty cell.
-        let game = Classic::with_filter(Rule::Renju, W, Box::new(|_, _, _| false));
+        let game = Classic::with_filter(Rule::Renju, W, |_, _, _| false);
         assert_eq!(game.fallback(&board, B), at(2, 0));
     }
 

@@ -162,7 +162,7 @@ mod tests {
     #[test]
     fn no_candidate_means_no_answer_here() {
         let board = threes();
-        let game = Classic::with_filter(Rule::Renju, B, Box::new(|_, _, c| c != B));
+        let game = Classic::with_filter(Rule::Renju, B, |_, _, c| c != B);
         assert_eq!(easy(&board, &game), None);
     }
 

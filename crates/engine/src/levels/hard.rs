@@ -530,7 +530,7 @@ mod tests {
         let (s, d) = (at(4, 0), at(5, 4));
         let filter =
             move |b: &Board, p: Pos, c: Color| b.is_empty_at(p) && p != d && !(c == B && p == s);
-        let game = Classic::with_filter(Rule::Standard, B, Box::new(filter));
+        let game = Classic::with_filter(Rule::Standard, B, filter);
         let expected = BestMove {
             pos: at(5, 2),
             value: -10_900_000,
@@ -544,7 +544,7 @@ mod tests {
     #[test]
     fn no_candidate_means_no_answer_here() {
         let mut board = four_cells();
-        let game = Classic::with_filter(Rule::Renju, B, Box::new(|_, _, c| c != B));
+        let game = Classic::with_filter(Rule::Renju, B, |_, _, c| c != B);
         assert_eq!(search(&mut board, &game), None);
     }
 

@@ -94,7 +94,7 @@ mod tests {
     #[test]
     fn no_candidate_means_no_answer_here() {
         let board = picture(&[".....", ".....", "..X..", ".....", "....."]);
-        let game = Classic::with_filter(Rule::Renju, W, Box::new(|_, _, c| c != W));
+        let game = Classic::with_filter(Rule::Renju, W, |_, _, c| c != W);
         assert_eq!(choose(&board, &game), None);
     }
 }

@@ -2,7 +2,6 @@
 //! positions from a seeded generator.
 
 use crate::board::{Board, Color, Pos};
-use crate::levels::classic::Allowed;
 use crate::rng::Rng;
 use crate::rules::Rule;
 
@@ -33,11 +32,11 @@ pub fn picture(rows: &[&str]) -> Board {
 
 /// A legality predicate under which `side` may not play `cells` (everything else is legal
 /// for both sides): a stand-in for renju's forbidden points.
-pub fn forbid(side: Color, cells: &[(u8, u8)]) -> Allowed<'static> {
+pub fn forbid(side: Color, cells: &[(u8, u8)]) -> impl Fn(&Board, Pos, Color) -> bool {
     let cells: Vec<Pos> = cells.iter().map(|&(x, y)| at(x, y)).collect();
-    Box::new(move |board: &Board, p: Pos, c: Color| {
+    move |board: &Board, p: Pos, c: Color| {
         board.is_empty_at(p) && !(c == side && cells.contains(&p))
-    })
+    }
 }
 
 /// A random game-like position: `stones` moves alternating from black, each within

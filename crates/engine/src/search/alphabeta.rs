@@ -8,13 +8,13 @@
 
 use std::sync::atomic::AtomicBool;
 
-use super::ordering::{self, Heuristics, Kind, NodeFacts, Scored};
+use super::ordering::{self, Heuristics, NodeFacts, Scored};
 use super::params::{
     DELAY_DISTANCE, FUTILITY_DEPTH, IIR_DEPTH, LMR_SCALE, MOVE_FUTILITY_DEPTH, QSEARCH_PLAIN_FOURS,
     RAZOR_DEPTH, TRIVIAL_DEPTH, child_depth, delay_reduction, futility_margin, late_move_limit,
     late_move_reduction, move_futility_margin, razor_margin,
 };
-use super::threats::{five_point, fours_near_last, has_flex4, is_threatened};
+use super::threats::{Kind, five_point, fours_near_last, has_flex4, is_threatened};
 use super::tt::{Bound, Entry, Tt};
 use crate::board::Color;
 use crate::eval::Evaluator;

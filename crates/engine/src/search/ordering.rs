@@ -10,22 +10,11 @@
 use super::params::{
     COUNTER_BONUS, HISTORY_MAX, KILLER_BONUS, TT_BONUS, history_bonus, history_order,
 };
-use super::threats::{five_point, has_flex4};
+use super::threats::{Kind, five_point, has_flex4};
 use crate::board::Color;
 use crate::eval::Policy;
 use crate::pattern::{Idx, PatternBoard, Threat};
 use crate::rules::Rule;
-
-/// What kind of node the generator found.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    /// The opponent has a five point: the only move blocks it.
-    Block,
-    /// The opponent threatens an open four: defences and our fours only.
-    Defend,
-    /// No immediate threat: every candidate.
-    Quiet,
-}
 
 /// A move with its ordering score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

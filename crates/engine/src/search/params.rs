@@ -9,7 +9,7 @@
 //! VCF solver's cache, the nodes between clock checks) stay with their code, and the
 //! factors by which the clock moves the soft deadline live in [`crate::time::Clock`].
 
-use super::ordering::Kind;
+use super::threats::Kind;
 
 /// The depth left to a move's child at a node of `kind`. The block of a five point costs no
 /// depth: the attacker's fours are followed to their end. A defence against an open three

@@ -6,6 +6,17 @@ use crate::board::Color;
 use crate::pattern::{Idx, PatternBoard, Threat};
 use crate::rules::Rule;
 
+/// What a node faces, which decides the moves it generates and what a move there costs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// The opponent has a five point: the only move blocks it.
+    Block,
+    /// The opponent threatens an open four: defences and our fours only.
+    Defend,
+    /// No immediate threat: every candidate.
+    Quiet,
+}
+
 /// Whether `color` has a legal move making an open four or two fours.
 #[must_use]
 pub fn has_flex4(pb: &PatternBoard, color: Color) -> bool {
