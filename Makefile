@@ -57,7 +57,7 @@ fuzz: ## Each fuzz target for FUZZ_SECONDS, seeded by its committed corpus (nigh
 	done
 
 lint: ## Formatting and clippy, warnings as errors
-	$(CARGO) fmt --check
+	$(CARGO) fmt --all --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 
 windows: ## bin/pbrain-hoshi.exe and its level copies, cross-built (installs its tools from apt)
