@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 
 use hoshi::levels::{Level, Strength};
 
@@ -15,17 +15,11 @@ use hoshi::levels::{Level, Strength};
 #[derive(Debug, Parser)]
 #[command(name = "pbrain-hoshi", version, about, long_about)]
 pub struct Cli {
-    /// Playing level: easy, normal, hard (the three classic levels) or master (full
-    /// strength; the default, unless the executable's name says otherwise).
-    /// `INFO level NAME` changes it through the protocol.
-    #[arg(long, global = true, value_name = "NAME")]
-    pub level: Option<Level>,
+    #[command(flatten)]
+    pub playing: Playing,
 
-    /// Master's strength, 0 (weakest) to 100 (full, the default): a depth cap and a
-    /// bounded random pick among the best few moves, graded between hard and full
-    /// master. `INFO strength N` changes it through the protocol.
-    #[arg(long, global = true, value_name = "0-100")]
-    pub strength: Option<Strength>,
+    #[command(flatten)]
+    pub weights: Weights,
 
     /// Seed for the random choices (the easy level, master below full strength); a fresh
     /// seed per game when absent.
@@ -38,13 +32,55 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "PATH", env = "HOSHI_LOG_FILE")]
     pub log_file: Option<PathBuf>,
 
-    /// Evaluate with this weights file (written by `train`) instead of the built-in
-    /// weights. `INFO weights FILE` changes it through the protocol.
-    #[arg(long, global = true, value_name = "FILE")]
-    pub weights: Option<PathBuf>,
-
     #[command(subcommand)]
     pub tool: Option<Tool>,
+}
+
+/// How Hoshi plays: given before any subcommand for the protocol mode, or to `protocol`
+/// and `play` (the subcommand's value wins).
+#[derive(Debug, Default, Args)]
+pub struct Playing {
+    /// Playing level: easy, normal, hard (the three classic levels) or master (full
+    /// strength; the default, unless the executable's name says otherwise).
+    /// `INFO level NAME` changes it through the protocol.
+    #[arg(long, value_name = "NAME")]
+    pub level: Option<Level>,
+
+    /// Master's strength, 0 (weakest) to 100 (full, the default): a depth cap and a
+    /// bounded random pick among the best few moves, graded between hard and full
+    /// master. `INFO strength N` changes it through the protocol.
+    #[arg(long, value_name = "0-100")]
+    pub strength: Option<Strength>,
+}
+
+impl Playing {
+    /// These values, any missing one taken from `outer` (the options before the
+    /// subcommand).
+    #[must_use]
+    pub fn or(&self, outer: &Playing) -> Playing {
+        Playing {
+            level: self.level.or(outer.level),
+            strength: self.strength.or(outer.strength),
+        }
+    }
+}
+
+/// The evaluation's weights: before any subcommand, or to `protocol`, `datagen` and
+/// `analyse` (the subcommand's value wins).
+#[derive(Debug, Default, Args)]
+pub struct Weights {
+    /// Evaluate with this weights file (written by `train`) instead of the built-in
+    /// weights. `INFO weights FILE` changes it through the protocol.
+    #[arg(long, value_name = "FILE")]
+    pub weights: Option<PathBuf>,
+}
+
+impl Weights {
+    /// This file, or `outer`'s.
+    #[must_use]
+    pub fn or(&self, outer: &Weights) -> Option<PathBuf> {
+        self.weights.clone().or_else(|| outer.weights.clone())
+    }
 }
 
 /// What to run instead of the protocol: the subcommands, each a tool of `hoshi-tools` or
@@ -52,20 +88,41 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Tool {
     /// Speak the Gomocup protocol on stdin/stdout (the default).
-    Protocol,
-    /// Play a match between two pbrain engines and rate them (the global --seed seeds it).
+    Protocol {
+        #[command(flatten)]
+        playing: Playing,
+        #[command(flatten)]
+        weights: Weights,
+    },
+    /// Play a match between two pbrain engines, or a tournament of more, and rate them (the
+    /// global --seed orders random openings).
     Match(Box<hoshi_tools::matches::MatchArgs>),
     /// Self-play games for training the evaluation, appended to a game file (the global
     /// --seed seeds them, --weights plays them).
-    Datagen(Box<hoshi_tools::datagen::DatagenArgs>),
+    Datagen {
+        #[command(flatten)]
+        weights: Weights,
+        #[command(flatten)]
+        args: Box<hoshi_tools::datagen::DatagenArgs>,
+    },
     /// Fit the evaluation's tables to self-play games and write a weights file.
     Train(Box<hoshi_tools::train::TrainArgs>),
-    /// Play against Hoshi in the terminal (the global --level, --strength, --seed choose
+    /// Play against Hoshi in the terminal (--level, --strength and the global --seed choose
     /// its play).
-    Play(Box<hoshi_tools::play::PlayArgs>),
+    Play {
+        #[command(flatten)]
+        playing: Playing,
+        #[command(flatten)]
+        args: Box<hoshi_tools::play::PlayArgs>,
+    },
     /// Analyse a position: the evaluation, the principal variation, the best moves.
     #[command(alias = "analyze")]
-    Analyse(Box<hoshi_tools::analyse::AnalyseArgs>),
+    Analyse {
+        #[command(flatten)]
+        weights: Weights,
+        #[command(flatten)]
+        args: Box<hoshi_tools::analyse::AnalyseArgs>,
+    },
     /// Search fixed positions to a fixed depth with the built-in weights and print nodes,
     /// time and speed.
     Bench {

@@ -7,12 +7,12 @@ use clap::Parser;
 use hoshi::bench;
 use hoshi::eval::Evaluator;
 use hoshi::levels::{Level, Strength};
-use pbrain_hoshi::cli::{Cli, Tool};
+use pbrain_hoshi::cli::{Cli, Playing, Tool, Weights};
 use pbrain_hoshi::logging;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let protocol_mode = matches!(cli.tool, None | Some(Tool::Protocol));
+    let protocol_mode = matches!(cli.tool, None | Some(Tool::Protocol { .. }));
     if let Err(e) = logging::init(cli.log_file.as_deref()) {
         if protocol_mode {
             // stderr belongs to the manager here: run without a log rather than speak.
@@ -22,16 +22,22 @@ fn main() -> ExitCode {
         }
     }
     // A bad --weights is a bad command line: said at once, before any protocol.
-    let evaluator = || match &cli.weights {
+    let evaluator = |weights: &Weights| match weights.or(&cli.weights) {
         None => Ok(Evaluator::default()),
-        Some(path) => Evaluator::load(path).map_err(|e| {
+        Some(path) => Evaluator::load(&path).map_err(|e| {
             eprintln!("pbrain-hoshi: --weights {}: {e}", path.display());
             ExitCode::from(2)
         }),
     };
-    match cli.tool {
-        None | Some(Tool::Protocol) => {
-            let evaluator = match evaluator() {
+    let outer = Playing::default();
+    let (playing, weights) = match &cli.tool {
+        Some(Tool::Protocol { playing, weights }) => (playing, weights),
+        _ => (&outer, &Weights::default()),
+    };
+    match &cli.tool {
+        None | Some(Tool::Protocol { .. }) => {
+            let playing = playing.or(&cli.playing);
+            let evaluator = match evaluator(weights) {
                 Ok(e) => e,
                 Err(code) => return code,
             };
@@ -39,8 +45,8 @@ fn main() -> ExitCode {
             // `args_os`: a path that is not valid Unicode must not stop the engine.
             let exe = std::env::args_os().next().unwrap_or_default();
             let (exe_level, exe_strength) = Level::from_exe_name(&exe.to_string_lossy()).unzip();
-            let level = cli.level.or(exe_level).unwrap_or(Level::DEFAULT);
-            let strength = cli
+            let level = playing.level.or(exe_level).unwrap_or(Level::DEFAULT);
+            let strength = playing
                 .strength
                 .or(exe_strength.flatten())
                 .unwrap_or(Strength::FULL);
@@ -52,38 +58,36 @@ fn main() -> ExitCode {
             });
             ExitCode::SUCCESS
         }
-        Some(Tool::Match(args)) => tool_result("match", hoshi_tools::matches::run(&args, cli.seed)),
-        Some(Tool::Datagen(args)) => {
-            let evaluator = match evaluator() {
+        Some(Tool::Match(args)) => tool_result("match", hoshi_tools::matches::run(args, cli.seed)),
+        Some(Tool::Datagen { weights, args }) => {
+            let evaluator = match evaluator(weights) {
                 Ok(e) => e,
                 Err(code) => return code,
             };
             let seed = cli.seed.unwrap_or(0);
-            tool_result(
-                "datagen",
-                hoshi_tools::datagen::run(&args, seed, &evaluator),
-            )
+            tool_result("datagen", hoshi_tools::datagen::run(args, seed, &evaluator))
         }
         Some(Tool::Train(args)) => tool_result(
             "train",
-            hoshi_tools::train::run(&args, cli.seed.unwrap_or(0)),
+            hoshi_tools::train::run(args, cli.seed.unwrap_or(0)),
         ),
-        Some(Tool::Play(args)) => {
+        Some(Tool::Play { playing, args }) => {
+            let playing = playing.or(&cli.playing);
             let opponent = hoshi_tools::play::Opponent {
-                level: cli.level.unwrap_or(Level::DEFAULT),
-                strength: cli.strength.unwrap_or(Strength::FULL),
+                level: playing.level.unwrap_or(Level::DEFAULT),
+                strength: playing.strength.unwrap_or(Strength::FULL),
                 seed: cli.seed,
             };
-            tool_result("play", hoshi_tools::play::run(&args, opponent))
+            tool_result("play", hoshi_tools::play::run(args, opponent))
         }
-        Some(Tool::Analyse(args)) => {
-            let evaluator = match evaluator() {
+        Some(Tool::Analyse { weights, args }) => {
+            let evaluator = match evaluator(weights) {
                 Ok(e) => e,
                 Err(code) => return code,
             };
-            tool_result("analyse", hoshi_tools::analyse::run(&args, evaluator))
+            tool_result("analyse", hoshi_tools::analyse::run(args, evaluator))
         }
-        Some(Tool::Bench { depth }) => run_bench(depth),
+        Some(Tool::Bench { depth }) => run_bench(*depth),
     }
 }
 

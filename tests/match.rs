@@ -120,7 +120,7 @@ fn a_clean_match_writes_pgn_and_psq_records_that_agree() {
     let psq_dir = dir.join("psq");
     let openings_file = data("openings-9x9.pos.txt");
     let (ok, out, err) = run_match(
-        "--name steady --name random --games 6 --repeat --size 9 --tc 500/20000 \
+        "--name steady --name random --games 6 --repeat --size 9 --tc 20/0.5 \
          --tolerance 500 --openings-format pos --seed 1",
         &[
             "--engine",
@@ -332,12 +332,12 @@ fn concurrent_games_are_all_played_and_recorded_once() {
 
 #[test]
 fn bad_command_lines_are_refused_with_a_reason() {
-    let cases: [(&str, &[&str], &str); 4] = [
-        ("", &["--engine", FAULTY], "exactly twice"),
+    let cases: [(&str, &[&str], &str); 6] = [
+        ("", &["--engine", FAULTY], "at least twice"),
         (
             "--tc fast",
             &["--engine", FAULTY, "--engine", FAULTY],
-            "TURN_MS",
+            "MATCH/TURN",
         ),
         (
             "--option x=y",
@@ -348,6 +348,16 @@ fn bad_command_lines_are_refused_with_a_reason() {
             "",
             &["--engine", FAULTY, "--engine", "'unclosed"],
             "unclosed",
+        ),
+        (
+            "--tc 500/20000",
+            &["--engine", FAULTY, "--engine", FAULTY],
+            "500/20000ms",
+        ),
+        (
+            "--rule gomoku",
+            &["--engine", FAULTY, "--engine", FAULTY],
+            "gomoku",
         ),
     ];
     for (plain, more, reason) in cases {
@@ -569,5 +579,299 @@ fn adjudication_ends_games_by_a_proof_that_replays() {
         );
     }
     assert_eq!(seen, adjudicated);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Three engines that play the same moves in the same position whatever they played
+/// before, so a game's result does not depend on which run or process plays it.
+fn deterministic_trio() -> Vec<String> {
+    vec![
+        "--engine".to_owned(),
+        FAULTY.to_owned(),
+        "--engine".to_owned(),
+        format!("{HOSHI} --level normal"),
+        "--engine".to_owned(),
+        format!("{HOSHI} --level hard"),
+    ]
+}
+
+const TRIO: &str = "--name steady --name normal --name hard --games 2 --rounds 2 --repeat \
+                    --size 9 --rule freestyle --tc 0/0.5 --openings-format pos --seed 1";
+
+fn trio_args<'a>(extra: &'a [String], openings_file: &'a str) -> Vec<&'a str> {
+    let mut args: Vec<&str> = extra.iter().map(String::as_str).collect();
+    args.extend(["--openings", openings_file]);
+    args
+}
+
+/// The standings block of a run's summary: from the crosstable to the line before
+/// "Endings".
+fn standings_of(out: &str) -> String {
+    let start = out.find("Crosstable").expect("a crosstable");
+    let end = out.find("Endings").expect("an endings line");
+    out[start..end].to_owned()
+}
+
+#[test]
+fn a_round_robin_of_three_rates_every_engine() {
+    let openings_file = data("openings-9x9.pos.txt");
+    let engines = deterministic_trio();
+    let (ok, out, err) = run_match(
+        &format!("{TRIO} --concurrency 2 --anchor normal"),
+        &trio_args(&engines, openings_file.to_str().unwrap()),
+    );
+    assert!(ok, "{out}{err}");
+    assert!(
+        out.starts_with("Tournament: round robin of 3 engines; 12 of 12 games played\n"),
+        "{out}"
+    );
+    assert!(out.contains("normal = 0; 95% intervals"), "{out}");
+    let rating = |name: &str| {
+        out.lines()
+            .skip_while(|l| !l.starts_with("  rank"))
+            .find(|l| l.split_whitespace().nth(1) == Some(name))
+            .unwrap_or_else(|| panic!("{name}: {out}"))
+            .split_whitespace()
+            .nth(2)
+            .unwrap()
+            .to_owned()
+    };
+    // The pattern-score level beats the tiny engine every time; the rest are finite.
+    assert_eq!(rating("steady"), "-inf", "{out}");
+    assert!(
+        rating("normal") == "+0.0" && rating("hard").parse::<f64>().is_ok(),
+        "{out}"
+    );
+    // Each engine plays 8 games; the crosstable's rows add up.
+    let rows: Vec<&str> = out
+        .lines()
+        .skip_while(|l| !l.starts_with("Crosstable"))
+        .skip(2)
+        .take(3)
+        .collect();
+    for row in rows {
+        assert!(
+            row.contains("/4") && row.split_whitespace().nth(6) == Some("8"),
+            "{row}"
+        );
+    }
+    for name in ["steady", "normal", "hard"] {
+        assert!(out.contains(&format!("Faults of {name}: none")), "{out}");
+    }
+
+    // A gauntlet anchored on the mean: the first engine meets each other one.
+    let (ok, out, err) = run_match(
+        &format!("{TRIO} --tournament gauntlet --anchor mean"),
+        &trio_args(&engines, openings_file.to_str().unwrap()),
+    );
+    assert!(ok, "{out}{err}");
+    assert!(
+        out.contains("gauntlet of 3 engines; 8 of 8 games played"),
+        "{out}"
+    );
+    assert!(
+        out.contains("the mean of the rated engines = 0") || out.contains("inf"),
+        "{out}"
+    );
+}
+
+#[test]
+fn three_shards_merge_to_what_one_run_prints() {
+    let dir = scratch("shards");
+    let openings_file = data("openings-9x9.pos.txt");
+    let engines = deterministic_trio();
+    let whole = dir.join("whole.pgn");
+    let (ok, out, err) = run_match(
+        &format!("{TRIO} --concurrency 2 --pgn {}", whole.display()),
+        &trio_args(&engines, openings_file.to_str().unwrap()),
+    );
+    assert!(ok, "{out}{err}");
+    let one_run = standings_of(&out);
+    let mut shard_files = Vec::new();
+    let mut played = 0;
+    for k in 1..=3 {
+        let file = dir.join(format!("shard{k}.pgn"));
+        let (ok, out, err) = run_match(
+            &format!("{TRIO} --shard {k}/3 --pgn {}", file.display()),
+            &trio_args(&engines, openings_file.to_str().unwrap()),
+        );
+        assert!(ok, "{out}{err}");
+        assert!(out.contains(&format!("(shard {k}/3 of 12 games)")), "{out}");
+        played += parse_pgn(&std::fs::read_to_string(&file).unwrap()).len();
+        shard_files.push(file.to_str().unwrap().to_owned());
+    }
+    assert_eq!(played, 12);
+    let mut merge_args: Vec<&str> = vec!["--merge"];
+    merge_args.extend(shard_files.iter().map(String::as_str));
+    let (ok, merged, err) = run_match("", &merge_args);
+    assert!(ok, "{merged}{err}");
+    assert_eq!(merged, one_run);
+    let (ok, merged_whole, err) = run_match("--merge", &[whole.to_str().unwrap()]);
+    assert!(ok, "{err}");
+    assert_eq!(merged_whole, one_run);
+
+    // A game given twice is refused, naming both files.
+    let (ok, _, err) = run_match("--merge", &[&shard_files[0], whole.to_str().unwrap()]);
+    assert!(!ok && err.contains("is in both"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_two_engine_match_merges_with_its_sprt_verdict() {
+    let dir = scratch("merge-two");
+    let pgn = dir.join("games.pgn");
+    let (ok, out, err) = run_match(
+        &format!(
+            "--name steady --name normal --games 4 --repeat --size 9 --tc 0/0.5 --seed 3 \
+             --openings-format pos --sprt 0 100 0.05 0.05 --pgn {}",
+            pgn.display()
+        ),
+        &[
+            "--engine",
+            FAULTY,
+            "--engine",
+            &format!("{HOSHI} --level normal"),
+            "--openings",
+            data("openings-9x9.pos.txt").to_str().unwrap(),
+        ],
+    );
+    assert!(ok, "{out}{err}");
+    let (ok, merged, err) = run_match("--sprt 0 100 0.05 0.05 --merge", &[pgn.to_str().unwrap()]);
+    assert!(ok, "{merged}{err}");
+    // The match's own SPRT line and pentanomial count, from the records alone.
+    let sprt = out.lines().find(|l| l.starts_with("SPRT")).unwrap();
+    let penta = out.lines().find(|l| l.starts_with("Pentanomial")).unwrap();
+    assert!(
+        merged.contains(sprt) && merged.contains(penta),
+        "{out}\n{merged}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_interrupted_tournament_resumes_without_replaying_or_losing_a_game() {
+    let dir = scratch("resume");
+    let pgn = dir.join("games.pgn");
+    let openings_file = data("openings-9x9.pos.txt");
+    // Each game waits 150 ms on the slow engine's first move, so the run can be caught
+    // in the middle.
+    let engines = vec![
+        "--engine".to_owned(),
+        FAULTY.to_owned(),
+        "--engine".to_owned(),
+        format!("{FAULTY} --fault late --at 1 --late-ms 150"),
+        "--engine".to_owned(),
+        format!("{HOSHI} --level normal"),
+    ];
+    let plain = format!(
+        "--name a --name b --name c --games 2 --rounds 2 --repeat --size 9 --tc 0/1 \
+         --openings-format pos --pgn {}",
+        pgn.display()
+    );
+    let args: Vec<String> = plain
+        .split_whitespace()
+        .map(str::to_owned)
+        .chain(
+            trio_args(&engines, openings_file.to_str().unwrap())
+                .iter()
+                .map(|s| (*s).to_owned()),
+        )
+        .collect();
+    let mut child = Command::new(HOSHI)
+        .arg("match")
+        .args(&args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    loop {
+        let done = std::fs::read_to_string(&pgn).map_or(0, |t| parse_pgn(&t).len());
+        if done >= 3 {
+            break;
+        }
+        assert!(start.elapsed() < WATCHDOG, "no games recorded");
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the run ended before it was cut"
+        );
+        thread::sleep(Duration::from_millis(10));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    // As if the kill had come in the middle of writing a game.
+    let mut text = std::fs::read_to_string(&pgn).unwrap();
+    let before = parse_pgn(&text).len();
+    assert!(before < 12, "{before}");
+    text.push_str("[Event \"Hoshi match\"]\n[Site \"?\"]\n[Da");
+    std::fs::write(&pgn, &text).unwrap();
+
+    let (ok, out, err) = run_match(
+        &format!("{plain} --resume"),
+        &trio_args(&engines, openings_file.to_str().unwrap()),
+    );
+    assert!(ok, "{out}{err}");
+    assert!(err.contains("dropping a game cut short"), "{err}");
+    let played_now = err.lines().filter(|l| l.starts_with('[')).count();
+    assert_eq!(before + played_now, 12, "{err}");
+    assert!(
+        out.contains(&format!("12 of 12 games played, {before} of them resumed")),
+        "{out}"
+    );
+    let mut numbers: Vec<usize> = parse_pgn(&std::fs::read_to_string(&pgn).unwrap())
+        .iter()
+        .map(|g| g.tag("Round").parse().unwrap())
+        .collect();
+    numbers.sort_unstable();
+    assert_eq!(numbers, (1..=12).collect::<Vec<_>>());
+
+    // Resuming a finished run plays nothing; another schedule is refused.
+    let (ok, out, err) = run_match(
+        &format!("{plain} --resume"),
+        &trio_args(&engines, openings_file.to_str().unwrap()),
+    );
+    assert!(
+        ok && out.contains("12 of 12 games played, 12 of them resumed"),
+        "{out}{err}"
+    );
+    let (ok, _, err) = run_match(
+        &format!("{plain} --resume --tournament gauntlet"),
+        &trio_args(&engines, openings_file.to_str().unwrap()),
+    );
+    assert!(!ok && err.contains("resume with the command line"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_engine_file_names_the_engines_and_a_bad_line_is_reported() {
+    let dir = scratch("engines-file");
+    let file = dir.join("engines.ini");
+    std::fs::write(
+        &file,
+        format!(
+            "# two engines\n[first]\ncommand = {FAULTY}\n\n[second]\n\
+             command = {FAULTY} --fault late --at 1 --late-ms 1\nstrength = 50\n"
+        ),
+    )
+    .unwrap();
+    let (ok, out, err) = run_match(
+        "--games 2 --size 9 --tc 0/1",
+        &["--engines", file.to_str().unwrap()],
+    );
+    assert!(ok, "{out}{err}");
+    assert!(
+        out.starts_with("Tournament: round robin of 2 engines; 2 of 2 games played\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("\n  1 first: ") && out.contains("\n  2 second: "),
+        "{out}"
+    );
+    std::fs::write(&file, "[x]\ncommand = a\nfoo\n").unwrap();
+    let (ok, _, err) = run_match("", &["--engines", file.to_str().unwrap()]);
+    assert!(
+        !ok && err.contains("engines.ini:3: \"foo\" is neither"),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,4 +1,6 @@
-//! `pbrain-hoshi match`: scripted matches between two pbrain engines, with ratings.
+//! `pbrain-hoshi match`: scripted matches between two pbrain engines, with ratings, and
+//! tournaments of more ([`tournament`]: round robin or gauntlet, resumable, in shards that
+//! `--merge` joins).
 //!
 //! Games run on `--concurrency` threads, each owning its own pair of engine processes.
 //! Game `i` (from 0) gives the first engine black when `i` is even; with `--repeat` games
@@ -10,14 +12,19 @@
 
 pub mod adjudicate;
 pub mod engine;
+pub mod engines_file;
 pub mod openings;
 pub mod pgn;
 pub mod psq;
 pub mod quirks;
+pub mod rating;
 pub mod referee;
 pub mod said;
+pub mod schedule;
 pub mod sgf;
+pub mod standings;
 pub mod stats;
+pub mod tournament;
 
 use std::fs::File;
 use std::io::{BufWriter, IsTerminal, Write};
@@ -37,6 +44,7 @@ use engine::{EngineSpec, FaultKind, split_command};
 use openings::{OpeningFormat, OpeningOrder};
 use quirks::QuirkCounts;
 use referee::{PlayedGame, Player, Settings, Termination};
+use schedule::{Format, GameId, Shard};
 use stats::{GameResult, Penta, Sprt, SprtState, Wdl};
 
 /// How long an engine gets to exit after `END` before it is killed (GomocupJudge: 0.5 s).
@@ -45,9 +53,33 @@ pub const END_GRACE: Duration = Duration::from_millis(500);
 /// Options of `pbrain-hoshi match` (the random seed is the global `--seed`).
 #[derive(Debug, Args)]
 pub struct MatchArgs {
-    /// An engine command line, program and arguments, with shell-like quoting. Give it twice.
-    #[arg(long = "engine", value_name = "CMD ARGS", required = true)]
+    /// An engine command line, program and arguments, with shell-like quoting. Twice for a
+    /// match; more for a tournament.
+    #[arg(long = "engine", value_name = "CMD ARGS", required_unless_present_any = ["engines_file", "merge"])]
     pub engines: Vec<String>,
+    /// A file of engines for a tournament: `[NAME]` sections, each with a
+    /// `command = CMD ARGS` line and any `KEY = VALUE` options (listed before --engine's).
+    #[arg(long = "engines", value_name = "FILE")]
+    pub engines_file: Option<PathBuf>,
+    /// Play a tournament (implied by more than two engines, --engines, --shard or
+    /// --resume): round robin, every pair, or gauntlet, the first engine against the rest.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub tournament: Option<Format>,
+    /// Play only the Kth of N disjoint slices of the tournament's games (from 1).
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
+    /// Continue the tournament recorded in --pgn: its games are skipped, a torn last one
+    /// dropped and replayed.
+    #[arg(long, requires = "pgn")]
+    pub resume: bool,
+    /// Print the standings of the games in these PGN files (shards of one tournament) and
+    /// play nothing.
+    #[arg(long, value_name = "PGN", num_args = 1.., conflicts_with_all = ["engines", "engines_file"])]
+    pub merge: Vec<PathBuf>,
+    /// The ratings' zero: `first` (the first engine, the default), `mean`, or an engine's
+    /// name or number.
+    #[arg(long, value_name = "WHO")]
+    pub anchor: Option<String>,
     /// The engines' names, in the order of --engine (default: the command line).
     #[arg(long = "name", value_name = "NAME")]
     pub names: Vec<String>,
@@ -63,11 +95,14 @@ pub struct MatchArgs {
     /// Board side.
     #[arg(long, value_name = "N", default_value_t = 15)]
     pub size: u8,
-    /// Rule code as in `INFO rule`: 0 freestyle, 1 standard, 4 renju, 8 caro, 9 caro exact.
-    #[arg(long, value_name = "CODE", default_value_t = 0)]
-    pub rule: i64,
-    /// Time control: ms per move, optionally / ms per game and side (0 or absent: unlimited).
-    #[arg(long, value_name = "TURN_MS[/MATCH_MS]", default_value = "5000")]
+    /// The rule: freestyle, standard, renju, caro or caro-exact, or its `INFO rule` code
+    /// (0, 1, 4, 8, 9).
+    #[arg(long, value_name = "RULE", default_value = "freestyle")]
+    pub rule: Rule,
+    /// Time control. `MATCH/TURN` in seconds, as c-gomoku-cli's `tc=`: the game clock per
+    /// side (0: none) and the limit per move (`0/1`: 1 s a move; `120/5`). A plain integer
+    /// is milliseconds a move (`5000`); `TURN/MATCHms` is milliseconds in the older order.
+    #[arg(long, value_name = "MATCH/TURN", default_value = "5000")]
     pub tc: String,
     /// Extra ms an engine may take beyond its limit before it loses on time and is killed.
     #[arg(long, value_name = "MS", default_value_t = 1000)]
@@ -123,48 +158,21 @@ struct MatchPlan {
     concurrency: usize,
     sprt: Option<Sprt>,
     seed: u64,
+    /// Each game's identity, for the records.
+    schedule: Vec<GameId>,
 }
 
-impl MatchPlan {
-    fn new(args: &MatchArgs, seed: u64) -> Result<MatchPlan, String> {
-        let [a, b] = <[String; 2]>::try_from(args.engines.clone())
-            .map_err(|e| format!("give --engine exactly twice (got {})", e.len()))?;
-        let argv = [split_command(&a)?, split_command(&b)?];
-        if args.names.len() > 2 {
-            return Err("give --name at most twice".to_owned());
-        }
-        let mut names: Vec<String> = argv.iter().map(|v| default_name(v)).collect();
-        for (name, given) in names.iter_mut().zip(&args.names) {
-            name.clone_from(given);
-        }
-        if names[0] == names[1] {
-            if args.names.len() == 2 {
-                return Err(format!("both engines are named {:?}", names[0]));
-            }
-            names[1].push_str(" #2");
-        }
-        let mut specs = [0, 1].map(|i| EngineSpec {
-            name: names[i].clone(),
-            argv: argv[i].clone(),
-            options: Vec::new(),
-        });
-        for option in &args.options {
-            let parts: Vec<&str> = option.splitn(3, '=').collect();
-            let &[who, key, value] = parts.as_slice() else {
-                return Err(format!("--option {option:?} is not NAME=KEY=VALUE"));
-            };
-            let i = match who {
-                "1" => 0,
-                "2" => 1,
-                _ => names
-                    .iter()
-                    .position(|n| n == who)
-                    .ok_or_else(|| format!("--option {option:?}: no engine is named {who:?}"))?,
-            };
-            specs[i].options.push((key.to_owned(), value.to_owned()));
-        }
-        let rule =
-            Rule::from_code(args.rule).ok_or_else(|| format!("--rule {} is no rule", args.rule))?;
+/// What a match and a tournament share: the game settings and the ordered openings.
+struct Common {
+    settings: Settings,
+    openings: Vec<Vec<Pos>>,
+    /// Games of each pairing: `--games` times `--rounds`.
+    per_pairing: usize,
+}
+
+impl Common {
+    fn new(args: &MatchArgs, seed: u64) -> Result<Common, String> {
+        let rule = args.rule;
         if !(hoshi::board::MIN_SIDE..=hoshi::board::MAX_SIDE).contains(&args.size) {
             return Err(format!(
                 "--size must be {} to {}",
@@ -183,20 +191,14 @@ impl MatchPlan {
                 openings.swap(i, rng.below(i + 1));
             }
         }
-        let sprt = match args.sprt.as_deref() {
-            Some(&[e0, e1, alpha, beta]) => Some(Sprt::new(e0, e1, alpha, beta)?),
-            Some(_) => return Err("--sprt takes ELO0 ELO1 ALPHA BETA".to_owned()),
-            None => None,
-        };
-        let total = args
+        let per_pairing = args
             .games
             .checked_mul(args.rounds)
             .ok_or("too many games")?;
-        if total == 0 {
+        if per_pairing == 0 {
             return Err("--games and --rounds must be at least 1".to_owned());
         }
-        Ok(MatchPlan {
-            specs,
+        Ok(Common {
             settings: Settings {
                 size: args.size,
                 rule,
@@ -206,12 +208,123 @@ impl MatchPlan {
                 max_memory: args.max_memory,
                 adjudicate: args.adjudicate,
             },
+            openings,
+            per_pairing,
+        })
+    }
+}
+
+fn parse_sprt(args: &MatchArgs) -> Result<Option<Sprt>, String> {
+    match args.sprt.as_deref() {
+        Some(&[e0, e1, alpha, beta]) => Ok(Some(Sprt::new(e0, e1, alpha, beta)?)),
+        Some(_) => Err("--sprt takes ELO0 ELO1 ALPHA BETA".to_owned()),
+        None => Ok(None),
+    }
+}
+
+/// The engines of `--engines` then of `--engine`, named and given their `--option`s.
+fn engine_specs(args: &MatchArgs) -> Result<Vec<EngineSpec>, String> {
+    let mut specs = match &args.engines_file {
+        Some(path) => engines_file::load(path)?,
+        None => Vec::new(),
+    };
+    if args.names.len() > args.engines.len() {
+        return Err(format!(
+            "{} --name for {} --engine",
+            args.names.len(),
+            args.engines.len()
+        ));
+    }
+    for (k, command) in args.engines.iter().enumerate() {
+        let argv = split_command(command)?;
+        let given = args.names.get(k);
+        let mut name = given.cloned().unwrap_or_else(|| default_name(&argv));
+        if specs.iter().any(|s| s.name == name) {
+            if given.is_some() {
+                return Err(format!("two engines are named {name:?}"));
+            }
+            // A default name repeats when one program plays itself: number the copies.
+            let base = name.clone();
+            let mut copy = 2;
+            while specs.iter().any(|s| s.name == name) {
+                name = format!("{base} #{copy}");
+                copy += 1;
+            }
+        }
+        specs.push(EngineSpec {
+            name,
+            argv,
+            options: Vec::new(),
+        });
+    }
+    if specs.len() < 2 {
+        return Err(format!(
+            "a match needs at least two engines: give --engine at least twice, or \
+             --engines FILE (got {})",
+            specs.len()
+        ));
+    }
+    for option in &args.options {
+        let parts: Vec<&str> = option.splitn(3, '=').collect();
+        let &[who, key, value] = parts.as_slice() else {
+            return Err(format!("--option {option:?} is not NAME=KEY=VALUE"));
+        };
+        let i = specs
+            .iter()
+            .position(|s| s.name == who)
+            .or_else(|| {
+                who.parse::<usize>()
+                    .ok()
+                    .filter(|&k| (1..=specs.len()).contains(&k))
+                    .map(|k| k - 1)
+            })
+            .ok_or_else(|| {
+                format!("--option {option:?}: no engine is named or numbered {who:?}")
+            })?;
+        specs[i].options.push((key.to_owned(), value.to_owned()));
+    }
+    Ok(specs)
+}
+
+/// Whether `args` ask for a tournament rather than the two-engine match.
+fn is_tournament(args: &MatchArgs, engines: usize) -> bool {
+    engines != 2
+        || args.engines_file.is_some()
+        || args.tournament.is_some()
+        || args.shard.is_some()
+        || args.resume
+}
+
+impl MatchPlan {
+    fn new(args: &MatchArgs, specs: Vec<EngineSpec>, seed: u64) -> Result<MatchPlan, String> {
+        let specs = <[EngineSpec; 2]>::try_from(specs)
+            .map_err(|e| format!("a match needs exactly two engines (got {})", e.len()))?;
+        if args.anchor.is_some() {
+            return Err("--anchor sets the zero of a tournament's rating list: add \
+                        --tournament round-robin to rate two engines that way"
+                .to_owned());
+        }
+        let common = Common::new(args, seed)?;
+        let sprt = parse_sprt(args)?;
+        let total = common.per_pairing;
+        let schedule = schedule::build(
+            2,
+            Format::RoundRobin,
+            args.games,
+            args.rounds,
+            args.repeat,
+            common.openings.len(),
+        );
+        Ok(MatchPlan {
+            specs,
+            settings: common.settings,
             total,
             repeat: args.repeat,
-            openings,
+            openings: common.openings,
             concurrency: args.concurrency.clamp(1, total),
             sprt,
             seed,
+            schedule,
         })
     }
 
@@ -241,18 +354,44 @@ fn default_name(argv: &[String]) -> String {
         .join(" ")
 }
 
-/// `TURN_MS[/MATCH_MS]`; a match time of 0 is unlimited.
+/// `--tc`: `(ms a move, ms a game)`, a game time of 0 being none.
+///
+/// A value with a `/` is c-gomoku-cli's `MATCH/TURN` in seconds (decimals allowed), unless
+/// it ends in `ms`: then it is the older `TURN/MATCH` in milliseconds. A bare integer is
+/// milliseconds a move (both forms agree that it is the move's time). A move time above a
+/// game time is refused rather than guessed at: it is most likely the older order.
 fn parse_tc(tc: &str) -> Result<(u64, Option<u64>), String> {
-    let bad = || format!("--tc {tc:?} is not TURN_MS[/MATCH_MS]");
-    let (turn, game) = match tc.split_once('/') {
-        Some((t, g)) => (t, Some(g)),
-        None => (tc, None),
+    let forms = "write MATCH/TURN in seconds (0/1: 1 s a move; 120/5), an integer of \
+                 milliseconds a move (5000), or TURN/MATCHms (500/20000ms)";
+    let bad = || format!("--tc {tc:?} is no time control: {forms}");
+    let ms_int = |s: &str| s.trim().parse::<u64>().map_err(|_| bad());
+    let (turn, game) = if let Some(old) = tc.trim().strip_suffix("ms") {
+        match old.split_once('/') {
+            Some((t, g)) => (ms_int(t)?, ms_int(g)?),
+            None => (ms_int(old)?, 0),
+        }
+    } else if let Some((m, t)) = tc.split_once('/') {
+        let secs = |s: &str| {
+            s.trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite() && *x >= 0.0 && *x * 1000.0 < u64::MAX as f64)
+                .map(|x| (x * 1000.0).round() as u64)
+                .ok_or_else(bad)
+        };
+        let (game, turn) = (secs(m)?, secs(t)?);
+        if game > 0 && turn > game {
+            return Err(format!(
+                "--tc {tc:?}: a move would get more time than the whole game; c-gomoku-cli's \
+                 form is MATCH/TURN in seconds (e.g. 20/0.5), and the older TURN/MATCH in \
+                 milliseconds needs its suffix (500/20000ms)"
+            ));
+        }
+        (turn, game)
+    } else {
+        (ms_int(tc)?, 0)
     };
-    let turn = turn.trim().parse().map_err(|_| bad())?;
-    let game = game
-        .map(|g| g.trim().parse::<u64>().map_err(|_| bad()))
-        .transpose()?;
-    Ok((turn, game.filter(|&g| g > 0)))
+    Ok((turn, (game > 0).then_some(game)))
 }
 
 /// Everything counted so far, from the first engine's side unless said otherwise.
@@ -360,9 +499,18 @@ fn fmt_elo(e: f64) -> String {
     }
 }
 
-/// Runs the match described by `args`; `seed` is the global `--seed`.
+/// Runs the match or tournament described by `args` (or merges PGN files); `seed` is the
+/// global `--seed`.
 pub fn run(args: &MatchArgs, seed: Option<u64>) -> Result<(), String> {
-    let plan = MatchPlan::new(args, seed.unwrap_or_else(Rng::fresh_seed))?;
+    if !args.merge.is_empty() {
+        return tournament::merge(args);
+    }
+    let specs = engine_specs(args)?;
+    let seed = seed.unwrap_or_else(Rng::fresh_seed);
+    if is_tournament(args, specs.len()) {
+        return tournament::run(args, specs, seed);
+    }
+    let plan = MatchPlan::new(args, specs, seed)?;
     if plan.settings.max_memory.is_some() && !engine::MEMORY_MEASURED {
         eprintln!(
             "warning: --max-memory is only sent to the engines here, not enforced \
@@ -500,7 +648,7 @@ fn write_records(
     let (first, second) = if a_black { (a, b) } else { (b, a) };
     // Flushed per game, so an interrupted run keeps what it played.
     if let Some(w) = records.pgn.as_mut() {
-        pgn::write_game(w, i + 1, &first.name, &second.name, game)
+        pgn::write_game(w, &plan.schedule[i], &first.name, &second.name, game)
             .and_then(|()| w.flush())
             .map_err(|e| format!("cannot write the PGN: {e}"))?;
     }
@@ -653,10 +801,20 @@ mod tests {
     #[test]
     fn time_controls_parse() {
         assert_eq!(parse_tc("1000"), Ok((1000, None)));
-        assert_eq!(parse_tc("1000/60000"), Ok((1000, Some(60000))));
-        assert_eq!(parse_tc("1000/0"), Ok((1000, None)));
-        assert!(parse_tc("1s").is_err());
-        assert!(parse_tc("1000/").is_err());
+        assert_eq!(parse_tc("0/1"), Ok((1000, None)));
+        assert_eq!(parse_tc("120/5"), Ok((5000, Some(120_000))));
+        assert_eq!(parse_tc("20/0.5"), Ok((500, Some(20_000))));
+        assert_eq!(parse_tc("1000/60000ms"), Ok((1000, Some(60000))));
+        assert_eq!(parse_tc("1000/0ms"), Ok((1000, None)));
+        assert_eq!(parse_tc("250ms"), Ok((250, None)));
+        let ambiguous = parse_tc("1000/60000").unwrap_err();
+        assert!(
+            ambiguous.contains("1000/60000\"") && ambiguous.contains("ms"),
+            "{ambiguous}"
+        );
+        for bad in ["1s", "1.5", "1000/", "/1", "-1/1", "x/1ms", "nan/1"] {
+            assert!(parse_tc(bad).is_err(), "{bad}");
+        }
     }
 
     #[derive(clap::Parser)]
@@ -669,7 +827,7 @@ mod tests {
         use clap::Parser;
         let argv = std::iter::once("match").chain(line.split_whitespace());
         let w = Wrapper::try_parse_from(argv).map_err(|e| e.to_string())?;
-        MatchPlan::new(&w.args, 5)
+        MatchPlan::new(&w.args, engine_specs(&w.args)?, 5)
     }
 
     #[test]
