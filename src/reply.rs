@@ -3,9 +3,10 @@
 //!
 //! Every reply is a single answer line, optionally preceded by `MESSAGE` lines (only
 //! before a move, where every manager skips them): the level's [`Report`], written here,
-//! one line more per line of a `YXNBEST` search, and, when Yixin-Board asked for them
+//! one line more per line of a `YXNBEST` search, and, when the manager asked for them
 //! (`INFO show_detail`), the realtime lines a search writes as it deepens
-//! ([`Replies::progress`]). Two kinds of reply are `MESSAGE` lines and nothing else, as
+//! ([`Replies::progress`]) and Rapfi's `INFO` analysis block after each of its depths
+//! ([`Replies::analysis`]). Two kinds of reply are `MESSAGE` lines and nothing else, as
 //! Yixin-Board, the only manager to ask for them, reads them as they come: the
 //! `YXSHOWINFO` limits and Yixin's swap2 dialogue.
 //! Lines end in `\n` only (liskvork rejects a `\r`) and are flushed one by one, since
@@ -19,8 +20,9 @@ use std::io::Write;
 use crate::error::SessionError;
 use hoshi::board::Pos;
 use hoshi::levels::Report;
-use hoshi::search::{Progress, mate_in};
-use hoshi_protocol::{About, Coord, Realtime, ReplyLine};
+use hoshi::rules::Rule;
+use hoshi::search::{Progress, mate_in, win_rate};
+use hoshi_protocol::{About, Analysis, Coord, Eval, Realtime, ReplyLine, WinRate};
 
 /// One answer to one request.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -170,10 +172,15 @@ fn report_text(report: &Report) -> String {
 
 /// A score as reports show it: `+M<n>`/`-M<n>` for a win/loss in n plies.
 fn eval_text(score: i32) -> String {
+    eval(score).to_string()
+}
+
+/// A search score as the protocol writes values: a mate as its plies.
+fn eval(score: i32) -> Eval {
     match mate_in(score) {
-        Some(n) if n > 0 => format!("+M{n}"),
-        Some(n) => format!("-M{}", -n),
-        None => score.to_string(),
+        Some(n) if n > 0 => Eval::Win(n.unsigned_abs()),
+        Some(n) => Eval::Loss(n.unsigned_abs()),
+        None => Eval::Score(score),
     }
 }
 
@@ -188,6 +195,38 @@ fn realtime_lines(progress: &Progress) -> Vec<ReplyLine> {
     }
     if let Some(best) = progress.lines.first() {
         lines.push(ReplyLine::Realtime(Realtime::Best(Coord::from(best.mv))));
+    }
+    lines
+}
+
+/// Rapfi's analysis block for `progress` under `rule`, one block per line, best first
+/// (`printPvCompletes`); a move found without iterating gets one block with no cost
+/// (`printBestmoveWithoutSearch`: nodes, time, speed and selective depth 0).
+fn analysis_lines(progress: &Progress, rule: Rule) -> Vec<ReplyLine> {
+    let searched = progress.searched;
+    let millis = u64::try_from(progress.elapsed.as_millis()).unwrap_or(u64::MAX);
+    let speed = u64::try_from(u128::from(progress.nodes) * 1000 / u128::from(millis.max(1)))
+        .unwrap_or(u64::MAX);
+    let cost = |n: u64| if searched { n } else { 0 };
+    let mut lines = Vec::new();
+    for (k, line) in progress.lines.iter().enumerate() {
+        lines.extend(
+            [
+                Analysis::Pv(k),
+                Analysis::NumPv(progress.lines.len()),
+                Analysis::Depth(progress.depth),
+                Analysis::SelDepth(if searched { line.seldepth } else { 0 }),
+                Analysis::Nodes(cost(line.nodes)),
+                Analysis::TotalNodes(cost(progress.nodes)),
+                Analysis::TotalTime(cost(millis)),
+                Analysis::Speed(cost(speed)),
+                Analysis::Eval(eval(line.score)),
+                Analysis::WinRate(WinRate::new(win_rate(line.score, rule))),
+                Analysis::BestLine(line.pv.iter().map(|&p| Coord::from(p)).collect()),
+                Analysis::PvDone,
+            ]
+            .map(ReplyLine::Analysis),
+        );
     }
     lines
 }
@@ -224,6 +263,14 @@ impl<W: Write> Replies<W> {
     /// searched, so they come before its answer).
     pub fn progress(&mut self, progress: &Progress) {
         for line in realtime_lines(progress) {
+            self.write(&line);
+        }
+    }
+
+    /// Writes Rapfi's analysis block of a search's `progress` under `rule` (only while a
+    /// move is being searched, so it comes before its answer).
+    pub fn analysis(&mut self, progress: &Progress, rule: Rule) {
+        for line in analysis_lines(progress, rule) {
             self.write(&line);
         }
     }
@@ -339,11 +386,15 @@ mod tests {
             mv: Pos::new(x, 7),
             score,
             pv: vec![Pos::new(x, 7)],
+            nodes: 10,
+            seldepth: 9,
         };
         let progress = Progress {
             depth: 9,
             lines: vec![line(7, 12), line(8, -(WIN - 6))],
+            nodes: 20,
             elapsed: Duration::from_millis(300),
+            searched: true,
         };
         assert_eq!(
             realtime_lines(&progress)
@@ -354,6 +405,105 @@ mod tests {
                 "MESSAGE REALTIME REFRESH",
                 "MESSAGE REALTIME LOST 8,7",
                 "MESSAGE REALTIME BEST 7,7"
+            ]
+        );
+    }
+
+    fn root_move(x: u8, score: i32) -> RootMove {
+        RootMove {
+            mv: Pos::new(x, 7),
+            score,
+            pv: vec![Pos::new(x, 7), Pos::new(x, 8)],
+            nodes: 1_500,
+            seldepth: 11,
+        }
+    }
+
+    fn analysis_text(progress: &Progress, rule: Rule) -> Vec<String> {
+        analysis_lines(progress, rule)
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn the_analysis_block_of_a_depth_is_rapfis_for_each_line() {
+        let progress = Progress {
+            depth: 6,
+            lines: vec![root_move(7, 0), root_move(8, -200)],
+            nodes: 4_000,
+            elapsed: Duration::from_millis(250),
+            searched: true,
+        };
+        let text = analysis_text(&progress, Rule::Freestyle);
+        assert_eq!(
+            text[..12],
+            [
+                "INFO PV 0",
+                "INFO NUMPV 2",
+                "INFO DEPTH 6",
+                "INFO SELDEPTH 11",
+                "INFO NODES 1500",
+                "INFO TOTALNODES 4000",
+                "INFO TOTALTIME 250",
+                "INFO SPEED 16000",
+                "INFO EVAL 0",
+                "INFO WINRATE 0.5",
+                "INFO BESTLINE 7,7 7,8",
+                "INFO PV DONE",
+            ]
+        );
+        assert_eq!(text.len(), 24);
+        assert_eq!(text[12], "INFO PV 1");
+        assert_eq!(text[20], "INFO EVAL -200");
+        // sigmoid(-200 / 517.3), freestyle's scale.
+        assert_eq!(text[21], "INFO WINRATE 0.404531");
+        // Renju's evaluation has its own scale.
+        let renju = analysis_text(&progress, Rule::Renju);
+        assert_eq!(renju[21], "INFO WINRATE 0.430542");
+    }
+
+    #[test]
+    fn mates_found_by_the_search_are_plies_and_certain_in_the_block() {
+        let progress = |score| Progress {
+            depth: 5,
+            lines: vec![root_move(7, score)],
+            nodes: 900,
+            elapsed: Duration::ZERO,
+            searched: true,
+        };
+        let won = analysis_text(&progress(WIN - 3), Rule::Freestyle);
+        assert_eq!(won[8..10], ["INFO EVAL +M3", "INFO WINRATE 1"]);
+        // No time elapsed counts as a millisecond.
+        assert_eq!(won[7], "INFO SPEED 900000");
+        let lost = analysis_text(&progress(4 - WIN), Rule::Renju);
+        assert_eq!(lost[8..10], ["INFO EVAL -M4", "INFO WINRATE 0"]);
+    }
+
+    #[test]
+    fn a_move_found_without_search_gets_one_block_with_no_cost() {
+        let progress = Progress {
+            depth: 1,
+            lines: vec![root_move(9, WIN - 1)],
+            nodes: 70,
+            elapsed: Duration::from_millis(3),
+            searched: false,
+        };
+        assert_eq!(
+            analysis_text(&progress, Rule::Standard),
+            [
+                "INFO PV 0",
+                "INFO NUMPV 1",
+                "INFO DEPTH 1",
+                "INFO SELDEPTH 0",
+                "INFO NODES 0",
+                "INFO TOTALNODES 0",
+                "INFO TOTALTIME 0",
+                "INFO SPEED 0",
+                "INFO EVAL +M1",
+                "INFO WINRATE 1",
+                "INFO BESTLINE 9,7 9,8",
+                "INFO PV DONE",
             ]
         );
     }

@@ -68,6 +68,7 @@ impl<W: Write> Session<W> {
             max_memory: 0,
             hash_bytes: 0,
             realtime: false,
+            analysis: false,
         };
         let mut searcher = Searcher::new(settings.table_bytes());
         searcher.set_evaluator(options.evaluator);
@@ -279,7 +280,10 @@ impl<W: Write> Session<W> {
                 self.resize_table(before);
             }
             Info::Threads(n) => self.searcher.set_threads(n),
-            Info::ShowDetail { realtime } => s.realtime = realtime,
+            Info::ShowDetail { realtime, analysis } => {
+                s.realtime = realtime;
+                s.analysis = analysis;
+            }
             Info::Rule(rule) => {
                 s.rule = rule;
                 // The rule's tables are built now rather than on the move's clock.
@@ -323,7 +327,7 @@ impl<W: Write> Session<W> {
             return Err(SessionError::BoardFull);
         }
         let mut t = request.think();
-        let mut observe = |progress: &_| t.realtime.show(progress);
+        let mut observe = |progress: &_| t.detail.show(progress);
         let mut ctx = Context {
             rule: t.settings.rule,
             me: t.me,
@@ -623,7 +627,9 @@ mod tests {
         );
         assert!(s.searcher.tt_bytes() <= 1 << 20 && s.searcher.tt_bytes() > 1 << 19);
         assert_eq!(s.searcher.threads(), 3);
-        assert!(s.settings.realtime);
+        assert!(s.settings.realtime && !s.settings.analysis);
+        let (s, _) = run(&["INFO show_detail 2"]);
+        assert!(!s.settings.realtime && s.settings.analysis);
         // A memory limit below the wish wins; a hash size of 0 gives the limit's size back.
         let (s, _) = run(&["INFO hash_size 1048576", "INFO max_memory 100000000"]);
         assert_eq!(
@@ -636,7 +642,7 @@ mod tests {
             "INFO show_detail 9",
         ]);
         assert_eq!(s.settings.table_bytes(), search::DEFAULT_TT_BYTES);
-        assert!(!s.settings.realtime);
+        assert!(!s.settings.realtime && !s.settings.analysis);
     }
 
     #[test]

@@ -29,8 +29,10 @@ pub struct Settings {
     pub max_memory: u64,
     /// `INFO hash_size` in bytes (0: as `max_memory` allows).
     pub hash_bytes: u64,
-    /// `INFO show_detail` asked for the realtime lines.
+    /// `INFO show_detail` asked for the realtime lines (bit 1).
     pub realtime: bool,
+    /// `INFO show_detail` asked for Rapfi's analysis block (bit 2).
+    pub analysis: bool,
 }
 
 impl Settings {

@@ -4,8 +4,8 @@
 //! A request first checks what it was asked on a [`Request`], which shows the game and
 //! changes nothing; only then does [`Request::think`] start it: its clock starts (the
 //! game's first request also counts the time since `START`), the settings give its limits,
-//! its stop flag is armed, and its realtime lines are ready. Once it has its answer, the
-//! time it took counts against the match ([`Thinking::done`], or [`Thinking::play`] for a
+//! its stop flag is armed, and the lines `INFO show_detail` asks for are ready to be
+//! written as its searches go. Once it has its answer, the time it took counts against the match ([`Thinking::done`], or [`Thinking::play`] for a
 //! move). A request refused after it started leaves the match clock as it was.
 
 use std::io::Write;
@@ -18,6 +18,7 @@ use crate::reply::{Replies, Reply};
 use crate::state::{LiveGame, Settings};
 use hoshi::board::Color;
 use hoshi::levels::Choice;
+use hoshi::rules::Rule;
 use hoshi::search::{Progress, Searcher};
 use hoshi::time::{self, Limits};
 
@@ -30,7 +31,7 @@ pub struct Request<'a, W: Write> {
     pub searcher: &'a mut Searcher,
     /// A problem to tell the user with the next move.
     pub notice: &'a mut Option<String>,
-    /// Where the realtime lines go.
+    /// Where the lines `INFO show_detail` asked for go.
     pub out: &'a mut Replies<W>,
     pub stop: &'a StopControl,
     /// The request's number in the input: which interrupts cover it.
@@ -48,8 +49,10 @@ impl<W: Write> Request<'_, W> {
         let limits = settings
             .time
             .limits(origin, settings.max_depth, settings.max_nodes);
-        let realtime = Realtime {
-            on: settings.realtime,
+        let detail = Detail {
+            realtime: settings.realtime,
+            analysis: settings.analysis,
+            rule: settings.rule,
             out: &mut *self.out,
             stop: self.stop,
         };
@@ -61,7 +64,7 @@ impl<W: Write> Request<'_, W> {
             notice: &mut *self.notice,
             limits,
             stop: self.stop.arm(self.seq),
-            realtime,
+            detail,
             origin,
         }
     }
@@ -80,7 +83,7 @@ pub struct Thinking<'a, W: Write> {
     /// Raised when the request must be answered now.
     pub stop: &'a AtomicBool,
     /// The observer of its searches.
-    pub realtime: Realtime<'a, W>,
+    pub detail: Detail<'a, W>,
     /// When the request's clock started.
     origin: Instant,
 }
@@ -137,18 +140,30 @@ impl<W: Write> Thinking<'_, W> {
 /// a line (Rapfi's threshold).
 const REALTIME_MIN_DEPTH: u32 = 8;
 
-/// The observer of a request's searches: writes their realtime lines when `INFO
-/// show_detail` asked for them, and never once END is read (nothing may follow END).
-pub struct Realtime<'a, W: Write> {
-    on: bool,
+/// The observer of a request's searches: writes what `INFO show_detail` asked for, the
+/// analysis block of every depth (bit 2) and the realtime lines of the deeper ones (bit 1),
+/// never once END is read (nothing may follow END). A search reports only while its
+/// request is being answered, so all of it comes before the answer.
+pub struct Detail<'a, W: Write> {
+    realtime: bool,
+    analysis: bool,
+    /// The game's rule, which gives the evaluation's scale for the win rates.
+    rule: Rule,
     out: &'a mut Replies<W>,
     stop: &'a StopControl,
 }
 
-impl<W: Write> Realtime<'_, W> {
-    /// Shows what the search knows after an iteration.
+impl<W: Write> Detail<'_, W> {
+    /// Shows what the search knows after an iteration, or the move it found without one.
     pub fn show(&mut self, progress: &Progress) {
-        if self.on && progress.depth >= REALTIME_MIN_DEPTH && !self.stop.ended() {
+        if self.stop.ended() {
+            return;
+        }
+        // Rapfi's order: the block of each line, then the realtime marks.
+        if self.analysis {
+            self.out.analysis(progress, self.rule);
+        }
+        if self.realtime && progress.searched && progress.depth >= REALTIME_MIN_DEPTH {
             self.out.progress(progress);
         }
     }
@@ -188,6 +203,7 @@ pub mod fixture {
                 max_memory: 0,
                 hash_bytes: 0,
                 realtime: false,
+                analysis: false,
             };
             Parts {
                 searcher: Searcher::new(settings.table_bytes()),

@@ -18,6 +18,7 @@
 //! | `@end [allow pattern]` | send END: exit code 0 within 500 ms, nothing printed after END; lines printed before END must match `pattern` when given, else none may be left |
 //! | `@eof` | close stdin: exit code 0 within 500 ms, after answering exactly the requests still unanswered (the default ending) |
 //! | `@serial` | run while no other transcript runs: its timings (`@within`, an exit with work still pending) must not share the cores with another engine |
+//! | `@skip-analysis` | from here on, `INFO` analysis lines that no `< INFO ...` pattern asks for are skipped as `MESSAGE` lines are |
 //!
 //! Patterns are literal text with placeholders: `{n}` a number, `{any}` any text, `{text}`
 //! non-empty text, `{a|b}` one of the literals, `{move}` a move (also `{move except 6,8
@@ -25,7 +26,9 @@
 //! In a send, `{free x,y}` is the first empty cell from `(x, y)` on in row-major order.
 //!
 //! Beyond the patterns, every line must be of an allowed form (`common::form`), a
-//! `MESSAGE`/`DEBUG` line may only come right before a move, stderr stays empty, and every
+//! `MESSAGE`/`DEBUG` line may only come right before a move, an `INFO` analysis line
+//! (`INFO show_detail` bit 2) too, and each must be matched by a pattern that begins with
+//! `INFO ` unless `@skip-analysis` said otherwise, stderr stays empty, and every
 //! move must be on the board and on an empty cell: the runner keeps a model of the board
 //! from what was sent and answered.
 
@@ -120,6 +123,7 @@ enum Step {
     Quiet(u64),
     End(Option<String>),
     Eof,
+    SkipAnalysis,
 }
 
 fn parse(text: &str, pass: Pass) -> Result<(Vec<String>, Vec<Step>), String> {
@@ -163,6 +167,8 @@ fn parse(text: &str, pass: Pass) -> Result<(Vec<String>, Vec<Step>), String> {
             steps.push(Step::End(Some(p.to_string())));
         } else if line == "@eof" {
             steps.push(Step::Eof);
+        } else if line == "@skip-analysis" {
+            steps.push(Step::SkipAnalysis);
         } else if line == "@serial" {
             // Read by `main`, which schedules the transcript.
         } else {
@@ -205,6 +211,9 @@ fn run(text: &str, pass: Pass) -> Result<(), String> {
     let mut within: Option<Duration> = None;
     let mut vars: HashMap<String, (i64, i64)> = HashMap::new();
     let mut pending_body: Option<(String, Vec<String>)> = None;
+    let mut skip_analysis = false;
+    // An analysis line was matched: the next answer must be a move.
+    let mut analysis_pending = false;
     for step in steps {
         match step {
             Step::Send(text) => {
@@ -222,12 +231,26 @@ fn run(text: &str, pass: Pass) -> Result<(), String> {
                 let timeout = within.take().map_or(common::slack(ANSWER_TIMEOUT), |d| {
                     (engine.last_send + d).saturating_duration_since(Instant::now())
                 });
-                let line = answer(&mut engine, timeout)?;
-                model.answered(&line)?;
+                let wanted = Analysis {
+                    expected: pattern.starts_with("INFO "),
+                    skipped: skip_analysis,
+                };
+                let line = answer(&mut engine, timeout, wanted)?;
+                match common::form(&line) {
+                    Some(Form::Analysis) => analysis_pending = true,
+                    form => {
+                        if analysis_pending && !matches!(form, Some(Form::Moves(_))) {
+                            return Err(format!("INFO analysis before a non-move answer `{line}`"));
+                        }
+                        analysis_pending = false;
+                        model.answered(&line)?;
+                    }
+                }
                 let captures = matches_any(&pattern, &line)
                     .ok_or_else(|| format!("expected `{pattern}`, got `{line}`"))?;
                 vars.extend(captures);
             }
+            Step::SkipAnalysis => skip_analysis = true,
             Step::Sleep(ms) => std::thread::sleep(Duration::from_millis(ms)),
             Step::Within(ms) => within = Some(Duration::from_millis(ms)),
             Step::Quiet(ms) => {
@@ -246,7 +269,11 @@ fn run(text: &str, pass: Pass) -> Result<(), String> {
                         }
                         // Before END: a move the transcript allows, and its notes.
                         Out::Line(_, line)
-                            if allow.is_some() && common::form(&line) == Some(Form::Note) => {}
+                            if allow.is_some()
+                                && matches!(
+                                    common::form(&line),
+                                    Some(Form::Note | Form::Analysis)
+                                ) => {}
                         Out::Line(_, line)
                             if allow
                                 .as_ref()
@@ -269,7 +296,7 @@ fn run(text: &str, pass: Pass) -> Result<(), String> {
                         return Err(format!("{out:?}"));
                     };
                     match common::form(&line) {
-                        Some(Form::Note) => {}
+                        Some(Form::Note | Form::Analysis) => {}
                         Some(_) => model.answered(&line)?,
                         None => return Err(format!("line of no allowed form: `{line}`")),
                     }
@@ -287,9 +314,18 @@ fn run(text: &str, pass: Pass) -> Result<(), String> {
     Err("transcript has no ending".into())
 }
 
-/// The next answer line, with any `MESSAGE`/`DEBUG` lines before it, which are allowed only
-/// before a move.
-fn answer(engine: &mut Engine, timeout: Duration) -> Result<String, String> {
+/// What [`answer`] does with `INFO` analysis lines.
+#[derive(Clone, Copy)]
+struct Analysis {
+    /// The pattern is one: the next analysis line is the answer.
+    expected: bool,
+    /// Skip them as `MESSAGE` lines (`@skip-analysis`); else one is an error.
+    skipped: bool,
+}
+
+/// The next answer line (or analysis line, when one is expected), with any
+/// `MESSAGE`/`DEBUG` lines before it, which are allowed only before a move.
+fn answer(engine: &mut Engine, timeout: Duration, analysis: Analysis) -> Result<String, String> {
     let deadline = Instant::now() + timeout;
     let mut notes = 0;
     loop {
@@ -300,6 +336,11 @@ fn answer(engine: &mut Engine, timeout: Duration) -> Result<String, String> {
             Some(Out::Line(_, line)) => match common::form(&line) {
                 None => return Err(format!("line of no allowed form: `{line}`")),
                 Some(Form::Note) => notes += 1,
+                Some(Form::Analysis) if analysis.expected => return Ok(line),
+                Some(Form::Analysis) if analysis.skipped => notes += 1,
+                Some(Form::Analysis) => {
+                    return Err(format!("analysis line `{line}` that no pattern asks for"));
+                }
                 Some(form) => {
                     if notes > 0 && !matches!(form, Form::Moves(_)) {
                         return Err(format!("MESSAGE/DEBUG before a non-move answer `{line}`"));
@@ -648,6 +689,20 @@ fn forms_accept_the_allowed_lines_only() {
     assert_eq!(form("MESSAGE INFO MAX_HASH_SIZE 22"), Some(Form::GuiLimit));
     assert_eq!(form("MESSAGE INFO MAX_HASH_SIZE x"), Some(Form::Note));
     assert_eq!(form("MESSAGE REALTIME BEST 7,7"), Some(Form::Note));
+    for analysis in [
+        "INFO PV 0",
+        "INFO PV DONE",
+        "INFO TOTALNODES 123456",
+        "INFO EVAL -35",
+        "INFO EVAL +M3",
+        "INFO EVAL -M0",
+        "INFO WINRATE 0.731059",
+        "INFO WINRATE 1",
+        "INFO WINRATE 1.23457e-05",
+        "INFO BESTLINE 7,7 8,8",
+    ] {
+        assert_eq!(form(analysis), Some(Form::Analysis), "{analysis:?}");
+    }
     assert_eq!(
         form("name=\"Hoshi\", version=\"0.1.0\", author=\"x y\""),
         Some(Form::About)
@@ -664,6 +719,12 @@ fn forms_accept_the_allowed_lines_only() {
         "7, 7",
         "FORBID 123.",
         "name=\"x\"",
+        "INFO PV",
+        "INFO pv 0",
+        "INFO EVAL M3",
+        "INFO WINRATE 1.5",
+        "INFO BESTLINE 7,7  8,8",
+        "INFO show_detail 2",
     ] {
         assert_eq!(form(bad), None, "{bad:?}");
     }

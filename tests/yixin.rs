@@ -1,7 +1,8 @@
 //! Yixin-Board's realtime display through the real binary (issue 11): with
 //! `INFO show_detail` asking for it, a search writes `MESSAGE REALTIME` lines before its
 //! answer, the last `BEST` naming the move answered; without it, none. (Transcripts check
-//! answers and skip `MESSAGE` lines, so they cannot tell.)
+//! answers and skip `MESSAGE` lines, so they cannot tell.) Bit 2's analysis block comes
+//! with them, its last line naming the move too (t31 checks its shape).
 
 mod common;
 
@@ -9,13 +10,14 @@ use std::time::Duration;
 
 use common::{Engine, Out};
 
-/// Every line up to and including the next answer that is not a `MESSAGE` line.
+/// Every line up to and including the next answer that is neither a `MESSAGE` line nor an
+/// `INFO` analysis line.
 fn through_answer(engine: &mut Engine) -> Vec<String> {
     let mut lines = Vec::new();
     loop {
         match engine.recv(common::slack(Duration::from_secs(60))) {
             Some(Out::Line(_, line)) => {
-                let done = !line.starts_with("MESSAGE ");
+                let done = !line.starts_with("MESSAGE ") && !line.starts_with("INFO ");
                 lines.push(line);
                 if done {
                     return lines;
@@ -73,9 +75,23 @@ fn realtime_lines_come_before_the_move_when_asked_for_only() {
                     .is_some())),
         "{lines:?}"
     );
+    let best_lines: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("INFO BESTLINE "))
+        .collect();
+    assert!(!best_lines.is_empty(), "{lines:?}");
+    assert!(
+        best_lines
+            .last()
+            .unwrap()
+            .starts_with(&format!("INFO BESTLINE {answer}")),
+        "{lines:?}"
+    );
     let quiet = search(0);
     assert!(
-        quiet.iter().all(|l| !l.starts_with("MESSAGE REALTIME")),
+        quiet
+            .iter()
+            .all(|l| !l.starts_with("MESSAGE REALTIME") && !l.starts_with("INFO ")),
         "{quiet:?}"
     );
     assert_eq!(quiet.last(), lines.last(), "the display changes nothing");

@@ -23,7 +23,7 @@ pub fn nbest<W: Write>(mut request: Request<'_, W>, n: usize) -> Result<Reply, S
         .lines(n);
     let result = t
         .searcher
-        .search(request.observe(&mut |progress| t.realtime.show(progress)));
+        .search(request.observe(&mut |progress| t.detail.show(progress)));
     t.play(Choice {
         pos: result.best,
         report: Some(Report {
@@ -78,6 +78,81 @@ mod tests {
             Some((pos, parts.game.board.to_move().opponent()))
         );
         assert_eq!(parts.game.board.history().len(), 3);
+    }
+
+    /// What `nbest` wrote before its answer, with `INFO show_detail 2`.
+    fn analysed(mut parts: Parts, n: usize) -> Vec<String> {
+        parts.settings.analysis = true;
+        assert!(matches!(nbest(parts.request(1), n), Ok(Reply::Move { .. })));
+        String::from_utf8(parts.out.output().clone())
+            .expect("replies are ASCII")
+            .lines()
+            .map(str::to_owned)
+            .collect()
+    }
+
+    #[test]
+    fn nbest_writes_an_analysis_block_per_line_and_depth() {
+        let mut parts = Parts::with_stones(&[(7, 7), (8, 8)]);
+        parts.settings.max_depth = Some(3);
+        let lines = analysed(parts, 2);
+        // Three depths, two lines each, twelve lines a block.
+        assert_eq!(lines.len(), 3 * 2 * 12, "{lines:?}");
+        for (k, block) in lines.chunks(12).enumerate() {
+            assert_eq!(block[0], format!("INFO PV {}", k % 2), "{block:?}");
+            assert_eq!(block[1], "INFO NUMPV 2");
+            assert_eq!(block[2], format!("INFO DEPTH {}", k / 2 + 1));
+            assert_eq!(block[11], "INFO PV DONE");
+            let nodes = |i: usize, key: &str| -> u64 {
+                let n = block[i].strip_prefix(key).and_then(|n| n.parse().ok());
+                n.unwrap_or_else(|| panic!("{key}: {block:?}"))
+            };
+            assert!(nodes(3, "INFO SELDEPTH ") >= 1, "{block:?}");
+            assert!(nodes(4, "INFO NODES ") <= nodes(5, "INFO TOTALNODES "));
+        }
+    }
+
+    #[test]
+    fn a_loss_the_search_proves_is_minus_m_with_a_win_rate_of_0() {
+        // White to move against two open threes: it blocks one, the other becomes an
+        // open four.
+        let parts = Parts::with_stones(&[
+            (5, 7),
+            (0, 0),
+            (6, 7),
+            (14, 0),
+            (7, 7),
+            (0, 14),
+            (10, 3),
+            (14, 14),
+            (10, 4),
+            (12, 12),
+            (10, 5),
+        ]);
+        let mut parts = parts;
+        parts.settings.max_depth = Some(2);
+        let lines = analysed(parts, 1);
+        assert_eq!(lines.len(), 2 * 12, "{lines:?}");
+        assert_eq!(lines[20..22], ["INFO EVAL -M4", "INFO WINRATE 0"]);
+    }
+
+    #[test]
+    fn a_win_found_before_searching_gets_one_block() {
+        // Black to move with an open three: the root's VCF wins in three plies.
+        let parts = Parts::with_stones(&[(5, 7), (0, 0), (6, 7), (14, 0), (7, 7), (0, 14)]);
+        let lines = analysed(parts, 1);
+        assert_eq!(lines.len(), 12, "{lines:?}");
+        assert_eq!(lines[2..4], ["INFO DEPTH 3", "INFO SELDEPTH 0"]);
+        assert_eq!(
+            lines[4..8],
+            [
+                "INFO NODES 0",
+                "INFO TOTALNODES 0",
+                "INFO TOTALTIME 0",
+                "INFO SPEED 0"
+            ]
+        );
+        assert_eq!(lines[8..10], ["INFO EVAL +M3", "INFO WINRATE 1"]);
     }
 
     #[test]

@@ -184,6 +184,9 @@ pub enum Form {
     /// `MESSAGE INFO MAX_THREAD_NUM n` or `MESSAGE INFO MAX_HASH_SIZE n`: the two lines
     /// that answer `YXSHOWINFO`, the one reply made of `MESSAGE` lines.
     GuiLimit,
+    /// `INFO KEY value`: a line of Rapfi's analysis block (`INFO show_detail` bit 2), only
+    /// before a move.
+    Analysis,
 }
 
 /// The form of `line`, or `None` if no allowed form fits.
@@ -212,6 +215,8 @@ pub fn form(line: &str) -> Option<Form> {
         Some(Form::GuiLimit)
     } else if text_after("MESSAGE ") || text_after("DEBUG ") {
         Some(Form::Note)
+    } else if let Some(rest) = line.strip_prefix("INFO ") {
+        is_analysis(rest).then_some(Form::Analysis)
     } else if let Some(list) = line.strip_prefix("FORBID ") {
         let digits = list.strip_suffix('.')?;
         (digits.len() % 4 == 0 && digits.bytes().all(|b| b.is_ascii_digit()))
@@ -223,6 +228,36 @@ pub fn form(line: &str) -> Option<Form> {
         moves
             .filter(|m| (1..=3).contains(&m.len()))
             .map(Form::Moves)
+    }
+}
+
+/// The text after `INFO ` of an analysis line, as Rapfi writes it: an upper-case key and
+/// its value (a count, `DONE` after `PV`, a score or `+M<n>`/`-M<n>`, a probability from 0
+/// to 1, moves separated by single spaces).
+fn is_analysis(text: &str) -> bool {
+    let Some((key, value)) = text.split_once(' ') else {
+        return false;
+    };
+    let count = |v: &str| !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit());
+    match key {
+        "PV" => value == "DONE" || count(value),
+        "NUMPV" | "DEPTH" | "SELDEPTH" | "NODES" | "TOTALNODES" | "TOTALTIME" | "SPEED" => {
+            count(value)
+        }
+        "EVAL" => {
+            let mate = ["+M", "-M"]
+                .iter()
+                .any(|p| value.strip_prefix(p).is_some_and(count));
+            mate || count(value.strip_prefix('-').unwrap_or(value))
+        }
+        "WINRATE" => {
+            value
+                .bytes()
+                .all(|b| b.is_ascii_digit() || b".e-+".contains(&b))
+                && value.parse::<f64>().is_ok_and(|p| (0.0..=1.0).contains(&p))
+        }
+        "BESTLINE" => value.split(' ').all(|m| parse_move(m).is_some()),
+        _ => false,
     }
 }
 

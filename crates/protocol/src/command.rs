@@ -717,14 +717,11 @@ mod info_tests {
         assert_eq!(info("INFO thread_num 0"), Info::Threads(1));
         assert_eq!(info("INFO hash_size 1048576"), Info::HashSize(1_048_576));
         assert!(matches!(info("INFO hash_size -1"), Info::Ignored { .. }));
-        assert_eq!(
-            info("info show_detail 3"),
-            Info::ShowDetail { realtime: true }
-        );
-        assert_eq!(
-            info("INFO show_detail 2"),
-            Info::ShowDetail { realtime: false }
-        );
+        let detail = |realtime, analysis| Info::ShowDetail { realtime, analysis };
+        assert_eq!(info("info show_detail 3"), detail(true, true));
+        assert_eq!(info("INFO show_detail 2"), detail(false, true));
+        assert_eq!(info("INFO show_detail 1"), detail(true, false));
+        assert_eq!(info("INFO show_detail 0"), detail(false, false));
         assert!(matches!(info("INFO show_detail 4"), Info::Ignored { .. }));
         assert!(matches!(
             info("INFO caution_factor 1"),
@@ -753,8 +750,22 @@ mod info_tests {
             Info::Weights(PathBuf::from("C:\\My Weights\\a.weights")),
             Info::Threads(4),
             Info::HashSize(1 << 20),
-            Info::ShowDetail { realtime: true },
-            Info::ShowDetail { realtime: false },
+            Info::ShowDetail {
+                realtime: true,
+                analysis: true,
+            },
+            Info::ShowDetail {
+                realtime: false,
+                analysis: true,
+            },
+            Info::ShowDetail {
+                realtime: true,
+                analysis: false,
+            },
+            Info::ShowDetail {
+                realtime: false,
+                analysis: false,
+            },
             Info::Accepted {
                 key: "game_type".into(),
                 value: "1".into(),

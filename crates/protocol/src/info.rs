@@ -39,10 +39,11 @@ pub enum Info {
     /// gives back the size `max_memory` allows.
     HashSize(u64),
     /// `INFO show_detail n` (Yixin-Board, 0 to 3): bit 1 asks for the realtime
-    /// `MESSAGE REALTIME` lines during a search; bit 2 (Rapfi's `INFO PV` lines) is not
-    /// written.
+    /// `MESSAGE REALTIME` lines during a search, bit 2 for Rapfi's `INFO` analysis block
+    /// after each of its depths ([`crate::Analysis`]).
     ShowDetail {
         realtime: bool,
+        analysis: bool,
     },
     /// A key with its value as text: one accepted without effect (`game_type`, `folder`,
     /// `caution_factor`, unknown keys...), or, sent by a manager, a setting passed on as
@@ -158,6 +159,7 @@ impl Info {
             "show_detail" => int().and_then(|n| match n {
                 0..=3 => Ok(Info::ShowDetail {
                     realtime: n & 1 != 0,
+                    analysis: n & 2 != 0,
                 }),
                 _ => Err(ignored(BadValue::OutOfRange {
                     got: n,
@@ -192,7 +194,11 @@ impl fmt::Display for Info {
             Info::Weights(path) => write!(f, "weights {}", path.display()),
             Info::Threads(n) => write!(f, "thread_num {n}"),
             Info::HashSize(kib) => write!(f, "hash_size {kib}"),
-            Info::ShowDetail { realtime } => write!(f, "show_detail {}", u8::from(*realtime)),
+            Info::ShowDetail { realtime, analysis } => write!(
+                f,
+                "show_detail {}",
+                u8::from(*realtime) | u8::from(*analysis) << 1
+            ),
             Info::Accepted { key, value } => write!(f, "{key} {value}"),
             Info::Ignored { key, reason } => write!(f, "{key} {}", reason.value()),
         }

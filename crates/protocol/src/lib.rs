@@ -9,6 +9,7 @@
 //! command fits the game (a square on the board, an empty cell, a game started) is the
 //! session's business.
 
+mod analysis;
 mod command;
 mod coord;
 mod error;
@@ -16,6 +17,7 @@ mod info;
 mod reply;
 mod text;
 
+pub use analysis::{Analysis, Eval, WinRate};
 pub use command::{Command, Field, MAX_NBEST, command_word, has_body, is_done};
 pub use coord::Coord;
 pub use error::ParseError;

@@ -5,7 +5,9 @@
 //! `key="value"` list, `FORBID` and its list; before an answer, an engine may write
 //! `MESSAGE`/`DEBUG` lines, which managers show or log, and `SUGGEST x,y` (Piskvork's
 //! human-opponent protocol). Yixin-Board reads more out of `MESSAGE` lines: the realtime
-//! marks of a search, its swap2 dialogue and the limits of its settings dialog.
+//! marks of a search, its swap2 dialogue and the limits of its settings dialog; asked
+//! for them, an engine may also write Rapfi's `INFO` analysis lines before a move
+//! ([`Analysis`]).
 //!
 //! Free text is printed with its control characters as spaces, so that no reply can turn
 //! into two lines, and `ERROR`/`UNKNOWN` never without text, since managers need some
@@ -14,6 +16,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::analysis::Analysis;
 use crate::coord::Coord;
 use crate::text::{flat, numbers, split_word};
 
@@ -55,6 +58,8 @@ pub enum ReplyLine {
     YixinMaxThreads(usize),
     /// `MESSAGE INFO MAX_HASH_SIZE n`: log2 of the largest table in KiB (`YXSHOWINFO`).
     YixinMaxHashSize(u32),
+    /// `INFO KEY value`: a line of Rapfi's analysis block; never an answer.
+    Analysis(Analysis),
 }
 
 /// The realtime marks Yixin-Board reads after each iteration of a search.
@@ -208,6 +213,7 @@ impl fmt::Display for ReplyLine {
             }
             ReplyLine::YixinMaxThreads(n) => write!(f, "MESSAGE INFO MAX_THREAD_NUM {n}"),
             ReplyLine::YixinMaxHashSize(n) => write!(f, "MESSAGE INFO MAX_HASH_SIZE {n}"),
+            ReplyLine::Analysis(line) => write!(f, "INFO {line}"),
         }
     }
 }
@@ -216,6 +222,7 @@ impl FromStr for ReplyLine {
     type Err = BadReply;
 
     /// Reads a line by its first word, else by its shape: a move, stones, an ABOUT list.
+    /// An `INFO` line must be one of the analysis block's.
     /// `MESSAGE`, `DEBUG`, `ERROR` and `UNKNOWN` take any text, so a line with one of
     /// those words always parses; a `MESSAGE` that Yixin-Board would not read as one of
     /// its forms is plain text.
@@ -236,6 +243,9 @@ impl FromStr for ReplyLine {
             "MESSAGE" => Ok(message(rest)),
             "SUGGEST" => coord(rest).map(ReplyLine::Suggest).ok_or_else(bad),
             "FORBID" => forbid(rest).map(ReplyLine::Forbid).ok_or_else(bad),
+            "INFO" => Analysis::parse(rest)
+                .map(ReplyLine::Analysis)
+                .ok_or_else(bad),
             _ => {
                 if let Some(c) = coord(line) {
                     return Ok(ReplyLine::Move(c));
@@ -315,6 +325,7 @@ fn message(text: &str) -> ReplyLine {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::{Eval, WinRate};
 
     fn c(x: i64, y: i64) -> Coord {
         Coord { x, y }
@@ -366,6 +377,93 @@ mod tests {
             ReplyLine::YixinMaxThreads(64),
             ReplyLine::YixinMaxHashSize(22),
         ]
+        .into_iter()
+        .chain(every_analysis().into_iter().map(ReplyLine::Analysis))
+        .collect()
+    }
+
+    /// One value of every analysis line, and then some of the values that vary.
+    fn every_analysis() -> Vec<Analysis> {
+        vec![
+            Analysis::Pv(0),
+            Analysis::NumPv(3),
+            Analysis::Depth(12),
+            Analysis::SelDepth(19),
+            Analysis::Nodes(52_311),
+            Analysis::TotalNodes(u64::MAX),
+            Analysis::TotalTime(131),
+            Analysis::Speed(459_633),
+            Analysis::Eval(Eval::Score(-35)),
+            Analysis::WinRate(WinRate::new(0.731_059)),
+            Analysis::BestLine(vec![c(7, 7), c(8, 8), c(10, 12)]),
+            Analysis::PvDone,
+            Analysis::Eval(Eval::Win(3)),
+            Analysis::Eval(Eval::Loss(0)),
+            Analysis::WinRate(WinRate::new(1.0)),
+            Analysis::WinRate(WinRate::new(0.0)),
+            Analysis::WinRate(WinRate::new(0.000_012_345)),
+            Analysis::BestLine(vec![]),
+        ]
+    }
+
+    /// Which analysis line `line` is, as [`variant`] counts the replies.
+    fn analysis_variant(line: &Analysis) -> usize {
+        match line {
+            Analysis::Pv(_) => 0,
+            Analysis::NumPv(_) => 1,
+            Analysis::Depth(_) => 2,
+            Analysis::SelDepth(_) => 3,
+            Analysis::Nodes(_) => 4,
+            Analysis::TotalNodes(_) => 5,
+            Analysis::TotalTime(_) => 6,
+            Analysis::Speed(_) => 7,
+            Analysis::Eval(_) => 8,
+            Analysis::WinRate(_) => 9,
+            Analysis::BestLine(_) => 10,
+            Analysis::PvDone => 11,
+        }
+    }
+    const ANALYSIS_VARIANTS: usize = 12;
+
+    #[test]
+    fn every_analysis_line_has_an_example() {
+        let mut seen: Vec<usize> = every_analysis().iter().map(analysis_variant).collect();
+        seen.sort_unstable();
+        seen.dedup();
+        assert_eq!(seen, (0..ANALYSIS_VARIANTS).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn the_analysis_block_prints_as_rapfi_writes_it() {
+        let text: Vec<String> = every_analysis()[..12]
+            .iter()
+            .map(|a| ReplyLine::Analysis(a.clone()).to_string())
+            .collect();
+        assert_eq!(
+            text,
+            [
+                "INFO PV 0",
+                "INFO NUMPV 3",
+                "INFO DEPTH 12",
+                "INFO SELDEPTH 19",
+                "INFO NODES 52311",
+                "INFO TOTALNODES 18446744073709551615",
+                "INFO TOTALTIME 131",
+                "INFO SPEED 459633",
+                "INFO EVAL -35",
+                "INFO WINRATE 0.731059",
+                "INFO BESTLINE 7,7 8,8 10,12",
+                "INFO PV DONE",
+            ]
+        );
+        assert_eq!(
+            "info winrate 0.5".parse(),
+            Ok(ReplyLine::Analysis(Analysis::WinRate(WinRate::new(0.5))))
+        );
+        assert!(matches!(
+            "INFO show_detail 3".parse::<ReplyLine>(),
+            Err(BadReply::Arguments { word, .. }) if word == "INFO"
+        ));
     }
 
     /// Which variant `reply` is; a new variant does not compile until it is given a
@@ -388,9 +486,10 @@ mod tests {
             ReplyLine::YixinSwap2Choice { .. } => 13,
             ReplyLine::YixinMaxThreads(_) => 14,
             ReplyLine::YixinMaxHashSize(_) => 15,
+            ReplyLine::Analysis(_) => 16,
         }
     }
-    const VARIANTS: usize = 16;
+    const VARIANTS: usize = 17;
 
     #[test]
     fn every_reply_round_trips_through_print_and_parse() {

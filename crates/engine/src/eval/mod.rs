@@ -28,6 +28,18 @@ pub use policy::Policy;
 /// The largest evaluation magnitude: far below the mate scores.
 pub const EVAL_LIMIT: i32 = 20_000;
 
+/// Texel's logistic scale K of the evaluation under `rule`: the side to move wins with
+/// probability `sigmoid(eval / K)`. The weights file carries no K; these are the values
+/// `train` fitted on the data of the built-in weights (docs/eval.md, "Units"), whose units
+/// learned weights keep. Standard and caro evaluate with freestyle's tables.
+#[must_use]
+pub fn logistic_scale(rule: Rule) -> f64 {
+    match rule {
+        Rule::Renju => 715.2,
+        _ => 517.3,
+    }
+}
+
 /// Every tunable of the hand-set evaluation: a value per line pattern and per combined
 /// threat, for each role. A cell's value is the sum over its four lines plus its threat's.
 #[derive(Clone, Debug, PartialEq, Eq)]

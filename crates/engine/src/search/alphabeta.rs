@@ -6,7 +6,7 @@
 //! root scores `WIN - k`, a loss `-(WIN - k)`, so shorter wins and longer losses are
 //! preferred.
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use super::ordering::{self, Heuristics, NodeFacts, Scored};
 use super::params::{
@@ -89,9 +89,27 @@ pub struct Tree<'a> {
     pub aborted: bool,
     /// Root moves not to search (those a multi-PV search has already given).
     pub root_skip: Vec<Idx>,
+    /// What each root move has cost, by cell: for the analysis a manager may ask for.
+    root_stats: Vec<RootStats>,
+    /// The deepest ply reached (quiescence included) since the current root move was made.
+    seldepth: usize,
+    /// Where a helper thread adds its nodes at each clock check, so that the main thread
+    /// can tell the nodes of the whole search while it runs; `published` of them are in.
+    shared_nodes: Option<&'a AtomicU64>,
+    published: u64,
     /// One frame a ply, the root's first.
     stack: Vec<Frame>,
     lmr: Reductions,
+}
+
+/// What a root move has cost the search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RootStats {
+    /// Nodes below the move, over the whole search (every iteration, every line).
+    pub nodes: u64,
+    /// The deepest ply below the move (quiescence included) in the current iteration; the
+    /// caller clears it when an iteration starts.
+    pub seldepth: u32,
 }
 
 /// Late-move reductions by depth and move number: `ln(depth) * ln(number)`, scaled.
@@ -141,8 +159,42 @@ impl<'a> Tree<'a> {
             next_check: CHECK_EVERY,
             aborted: false,
             root_skip: Vec::new(),
+            root_stats: vec![RootStats::default(); cells],
+            seldepth: 0,
+            shared_nodes: None,
+            published: 0,
             stack: vec![Frame::default(); MAX_PLY + 1],
             lmr: Reductions::new(),
+        }
+    }
+
+    /// Makes a helper thread add its nodes to `total` as it goes (only watched: the
+    /// search is the same).
+    pub fn publish_nodes(&mut self, total: &'a AtomicU64) {
+        self.shared_nodes = Some(total);
+    }
+
+    /// Adds the nodes not yet published to the shared count.
+    pub fn flush_nodes(&mut self) {
+        if let Some(total) = self.shared_nodes {
+            total.fetch_add(self.nodes - self.published, Ordering::Relaxed);
+            self.published = self.nodes;
+        }
+    }
+
+    /// What `mv` has cost as a root move.
+    #[must_use]
+    pub fn root_stats(&self, mv: Idx) -> RootStats {
+        self.root_stats
+            .get(usize::from(mv))
+            .copied()
+            .unwrap_or_default()
+    }
+
+    /// Forgets the root moves' selective depths (a new iteration).
+    pub fn clear_seldepths(&mut self) {
+        for s in &mut self.root_stats {
+            s.seldepth = 0;
         }
     }
 
@@ -186,6 +238,7 @@ impl<'a> Tree<'a> {
         } else if self.nodes >= self.next_check {
             // Leaf VCF probes add nodes in bulk, so a threshold, not a multiple.
             self.next_check = self.nodes + CHECK_EVERY;
+            self.flush_nodes();
             self.aborted = self.limits.should_stop(self.stop);
         }
         self.aborted
@@ -201,6 +254,7 @@ impl<'a> Tree<'a> {
         mut beta: i32,
     ) -> i32 {
         self.stack[ply].pv.clear();
+        self.seldepth = self.seldepth.max(ply);
         if self.tick() {
             return 0;
         }
@@ -366,6 +420,10 @@ impl<'a> Tree<'a> {
             };
             self.prefetch_child(mv, side);
             self.pb.make(mv, side);
+            let nodes_before = self.nodes;
+            if ply == 0 {
+                self.seldepth = 0;
+            }
             let mut score;
             if n == 0 {
                 score = -self.search(opp, ply + 1, new_depth, -beta, -alpha);
@@ -379,6 +437,13 @@ impl<'a> Tree<'a> {
                 }
             }
             self.pb.undo();
+            if ply == 0 {
+                let seldepth = u32::try_from(self.seldepth).unwrap_or(u32::MAX);
+                if let Some(s) = self.root_stats.get_mut(usize::from(mv)) {
+                    s.nodes += self.nodes - nodes_before;
+                    s.seldepth = s.seldepth.max(seldepth);
+                }
+            }
             if self.aborted {
                 self.stack[ply].ordered = ordered;
                 return 0;
@@ -469,6 +534,7 @@ impl<'a> Tree<'a> {
     /// two) are tried, which keeps the tree small. `qdepth` counts attacker moves down from 0.
     fn qsearch(&mut self, side: Color, ply: usize, qdepth: i32, mut alpha: i32, beta: i32) -> i32 {
         self.stack[ply].pv.clear();
+        self.seldepth = self.seldepth.max(ply);
         if self.tick() {
             return 0;
         }

@@ -16,11 +16,11 @@ pub mod threats;
 pub mod tt;
 pub mod vcf;
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::board::{Board, Color, Pos};
-use crate::eval::{Evaluator, Policy};
+use crate::eval::{self, Evaluator, Policy};
 use crate::pattern::{Idx, PatternBoard, Tables};
 use crate::rules::Rule;
 use crate::time::{Clock, Limits};
@@ -83,6 +83,18 @@ pub fn mate_in(score: i32) -> Option<i32> {
     }
 }
 
+/// The side to move's win probability for a search score: 1 for a proved win, 0 for a
+/// proved loss, else the logistic curve of the evaluation's units under `rule`
+/// ([`eval::logistic_scale`]), as Rapfi's `valueToWinRate`.
+#[must_use]
+pub fn win_rate(score: i32, rule: Rule) -> f64 {
+    match mate_in(score) {
+        Some(n) if n > 0 => 1.0,
+        Some(_) => 0.0,
+        None => 1.0 / (1.0 + (-f64::from(score) / eval::logistic_scale(rule)).exp()),
+    }
+}
+
 /// One search to run: the position, the side to move, what bounds the search and what it
 /// reports. [`Request::new`] asks for the common case, one best move within the limits;
 /// [`Request::stop`], [`Request::lines`] and [`Request::observe`] add the rest.
@@ -96,8 +108,8 @@ pub struct Request<'a> {
     pub stop: Option<&'a AtomicBool>,
     /// How many best root moves to search, each to the same depth (at least one).
     pub lines: usize,
-    /// Told what the main thread knows after each completed iteration. It only watches:
-    /// the search is the same with or without it.
+    /// Told what the main thread knows after each completed iteration, or once about a
+    /// move found without one. It only watches: the search is the same with or without it.
     pub observer: Option<&'a mut dyn FnMut(&Progress)>,
 }
 
@@ -133,7 +145,8 @@ impl<'a> Request<'a> {
         Request { lines: n, ..self }
     }
 
-    /// Tells `observer` what the search knows after each completed iteration.
+    /// Tells `observer` what the search knows after each completed iteration (or once,
+    /// about a move found without iterating: see [`Progress::searched`]).
     #[must_use]
     pub fn observe(self, observer: &'a mut dyn FnMut(&Progress)) -> Request<'a> {
         Request {
@@ -167,16 +180,23 @@ pub struct SearchResult {
     pub lines: Vec<RootMove>,
 }
 
-/// What the search has found when an iteration completes: handed to the observer of a
-/// [`Request`] (Yixin-Board's realtime display), never acted upon.
+/// What the search has found when an iteration completes, or the move found without
+/// iterating: handed to the observer of a [`Request`] (Yixin-Board's realtime display, the
+/// analysis lines of `INFO show_detail`), never acted upon.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Progress {
-    /// The depth just completed.
+    /// The depth just completed; for a move found without iterating, the plies to the
+    /// five it forces (1 for a five on the board), else 0.
     pub depth: u32,
     /// The best root moves so far, best first (as [`SearchResult::lines`]).
     pub lines: Vec<RootMove>,
+    /// Nodes searched so far by every thread (the helpers' as they last reported them).
+    pub nodes: u64,
     /// Time since the search began.
     pub elapsed: Duration,
+    /// False for the one report about a move found without iterating: a five, a root VCF,
+    /// or no time for even one iteration.
+    pub searched: bool,
 }
 
 /// One root move of a search, with its value for the mover and its expected line.
@@ -186,15 +206,24 @@ pub struct RootMove {
     pub score: i32,
     /// The expected line, starting with `mv`.
     pub pv: Vec<Pos>,
+    /// Nodes the main thread searched below the move, over all iterations (0 for a move
+    /// found without iterating).
+    pub nodes: u64,
+    /// The deepest ply the main thread reached below the move, quiescence included, in the
+    /// last iteration (the move itself is ply 0, its reply 1; 0 without iterating).
+    pub seldepth: u32,
 }
 
 impl RootMove {
-    /// The root move that starts `pv` (in `pb`'s cells, not empty), valued `score`.
+    /// The root move that starts `pv` (in `pb`'s cells, not empty), valued `score`, with
+    /// no cost recorded.
     fn at(pb: &PatternBoard, score: i32, pv: &[Idx]) -> RootMove {
         RootMove {
             mv: pb.pos(pv[0]),
             score,
             pv: pv.iter().map(|&i| pb.pos(i)).collect(),
+            nodes: 0,
+            seldepth: 0,
         }
     }
 }
@@ -336,11 +365,15 @@ impl Searcher {
             return SearchResult::new(Vec::new(), 0, 0, start, board);
         };
         let alone = |pb: &PatternBoard, score: i32, pv: &[Idx]| vec![RootMove::at(pb, score, pv)];
+        let mut quiet = |_: &Progress| {};
+        let observe = observer.unwrap_or(&mut quiet);
         if let Some(five) = threats::five_point(&pb, me) {
-            return SearchResult::new(alone(&pb, WIN - 1, &[five]), 0, 0, start, board);
+            let lines = alone(&pb, WIN - 1, &[five]);
+            return unsearched(observe, SearchResult::new(lines, 0, 0, start, board));
         }
         if limits.should_stop(stop) || pb.all_cells().all(|i| !pb.is_candidate(i)) {
-            return SearchResult::new(alone(&pb, 0, &[fallback]), 0, 0, start, board);
+            let lines = alone(&pb, 0, &[fallback]);
+            return unsearched(observe, SearchResult::new(lines, 0, 0, start, board));
         }
 
         // The root VCF: a forced win is played at once.
@@ -363,26 +396,30 @@ impl Searcher {
             && !line.is_empty()
         {
             let score = WIN - line.len() as i32;
-            return SearchResult::new(alone(&pb, score, &line), 0, vcf_nodes, start, board);
+            let lines = alone(&pb, score, &line);
+            return unsearched(
+                observe,
+                SearchResult::new(lines, 0, vcf_nodes, start, board),
+            );
         }
 
         let max_depth = limits
             .max_depth
             .map_or(MAX_PLY as i32 - 8, |d| i32::try_from(d).unwrap_or(i32::MAX))
             .clamp(1, MAX_PLY as i32 - 8);
+        let helper_nodes = AtomicU64::new(0);
         let plan = Deepening {
             me,
             max_depth,
             lines: lines.max(1),
             start,
             limits,
+            helper_nodes: &helper_nodes,
         };
-        let mut quiet = |_: &Progress| {};
-        let observe = observer.unwrap_or(&mut quiet);
         let helpers_stop = AtomicBool::new(false);
         let helper_count = self.threads.saturating_sub(1);
         let (tt, eval) = (&self.tt, &self.eval);
-        let (lines, depth, nodes) = std::thread::scope(|scope| {
+        let (lines, depth, nodes, unsearched_answer) = std::thread::scope(|scope| {
             let helpers: Vec<_> = (1..=helper_count)
                 .map(|id| {
                     let pb = PatternBoard::with_values(board, rule, eval.cell_values(rule));
@@ -390,6 +427,7 @@ impl Searcher {
                     let plan = &plan;
                     scope.spawn(move || {
                         let mut tree = Tree::new(pb, tt, eval, limits, helpers_stop);
+                        tree.publish_nodes(plan.helper_nodes);
                         iterate(&mut tree, plan, 1 + (id % 2) as i32, None);
                         tree.nodes
                     })
@@ -397,18 +435,22 @@ impl Searcher {
                 .collect();
             let mut tree = Tree::new(pb, tt, eval, limits, stop);
             tree.nodes = vcf_nodes;
-            let (found, depth) = iterate(&mut tree, &plan, 1, Some(observe));
+            let (found, depth) = iterate(&mut tree, &plan, 1, Some(&mut *observe));
             helpers_stop.store(true, Ordering::Relaxed);
             let helper_nodes: u64 = helpers.into_iter().map(|h| h.join().unwrap_or(0)).sum();
             let lines = if found.is_empty() {
                 // Not even depth 1 completed: the move given without a search.
                 alone(&tree.pb, 0, &[fallback])
             } else {
-                root_moves(&tree.pb, &found)
+                root_moves(&tree, &found)
             };
-            (lines, depth, tree.nodes + helper_nodes)
+            (lines, depth, tree.nodes + helper_nodes, found.is_empty())
         });
-        SearchResult::new(lines, depth, nodes, start, board)
+        let result = SearchResult::new(lines, depth, nodes, start, board);
+        if unsearched_answer {
+            return unsearched(observe, result);
+        }
+        result
     }
 
     /// Exact values at `depth` of the most promising root moves of `request`'s side to
@@ -467,6 +509,19 @@ impl Searcher {
     }
 }
 
+/// Tells `observe` about `result`, an answer found without iterating, and returns it.
+fn unsearched(observe: &mut dyn FnMut(&Progress), result: SearchResult) -> SearchResult {
+    let plies = result.mate_in().map_or(0, |n| n.unsigned_abs());
+    observe(&Progress {
+        depth: plies,
+        lines: result.lines.clone(),
+        nodes: result.nodes,
+        elapsed: result.elapsed,
+        searched: false,
+    });
+    result
+}
+
 /// What every thread of one search runs: iterative deepening for `me` to `max_depth`, of
 /// the `lines` best root moves, within `limits`.
 struct Deepening<'a> {
@@ -475,6 +530,8 @@ struct Deepening<'a> {
     lines: usize,
     start: Instant,
     limits: &'a Limits,
+    /// The helpers' nodes, as they publish them.
+    helper_nodes: &'a AtomicU64,
 }
 
 /// A root move's value and line, in the tree's cells.
@@ -484,11 +541,18 @@ struct RootPv {
     pv: Vec<Idx>,
 }
 
-/// Root lines in board cells.
-fn root_moves(pb: &PatternBoard, lines: &[RootPv]) -> Vec<RootMove> {
+/// Root lines in board cells, with what each move cost `tree`.
+fn root_moves(tree: &Tree<'_>, lines: &[RootPv]) -> Vec<RootMove> {
     lines
         .iter()
-        .map(|l| RootMove::at(pb, l.score, &l.pv))
+        .map(|l| {
+            let stats = tree.root_stats(l.pv[0]);
+            RootMove {
+                nodes: stats.nodes,
+                seldepth: stats.seldepth,
+                ..RootMove::at(&tree.pb, l.score, &l.pv)
+            }
+        })
         .collect()
 }
 
@@ -511,6 +575,7 @@ fn iterate(
             break;
         }
         tree.root_skip.clear();
+        tree.clear_seldepths();
         let mut fresh: Vec<RootPv> = Vec::new();
         for k in 0..plan.lines {
             let prev = lines.get(k).map_or(0, |l| l.score);
@@ -555,8 +620,10 @@ fn iterate(
         if let Some(observe) = observe.as_mut() {
             observe(&Progress {
                 depth: completed,
-                lines: root_moves(&tree.pb, &lines),
+                lines: root_moves(tree, &lines),
+                nodes: tree.nodes + plan.helper_nodes.load(Ordering::Relaxed),
                 elapsed: plan.start.elapsed(),
+                searched: true,
             });
         }
         clock.completed(depth, best.pv[0], best.score);
@@ -828,6 +895,66 @@ mod tests {
         let depths: Vec<u32> = seen.iter().map(|&(d, _)| d).collect();
         assert_eq!(depths, (1..=plain.depth).collect::<Vec<_>>());
         assert_eq!(seen.last().map(|&(_, mv)| mv), Some(plain.best));
+    }
+
+    #[test]
+    fn progress_tells_each_root_moves_cost_and_the_nodes_so_far() {
+        let b = board_with(&[(7, 7), (8, 7)], &[(8, 8), (6, 6)]);
+        let mut seen: Vec<Progress> = Vec::new();
+        let mut observe = |p: &Progress| seen.push(p.clone());
+        let r = Searcher::new(1 << 20).search(
+            Request::new(&b, Rule::Freestyle, Color::Black, depth(5))
+                .lines(2)
+                .observe(&mut observe),
+        );
+        assert_eq!(seen.len(), 5);
+        for p in &seen {
+            assert!(p.searched);
+            assert_eq!(p.lines.len(), 2, "{p:?}");
+            let below: u64 = p.lines.iter().map(|l| l.nodes).sum();
+            assert!(below > 0 && below <= p.nodes, "{p:?}");
+            // The reply to the root move is ply 1, and every depth reaches it.
+            assert!(p.lines.iter().all(|l| l.seldepth >= 1), "{p:?}");
+        }
+        // One thread: the last report counts every node of the search.
+        assert_eq!(seen.last().map(|p| p.nodes), Some(r.nodes));
+        assert!(seen.windows(2).all(|w| w[0].nodes < w[1].nodes));
+        assert!(seen.last().is_some_and(|p| p.lines[0].seldepth >= 5));
+        assert_eq!(
+            r.lines,
+            seen.last().map(|p| p.lines.clone()).unwrap_or_default()
+        );
+    }
+
+    #[test]
+    fn a_move_found_without_iterating_is_reported_once() {
+        // Black's five on the board, then black's win by fours.
+        for (black, plies) in [
+            (&[(3, 3), (4, 3), (5, 3), (6, 3)][..], 1),
+            (&[(5, 7), (6, 7), (7, 7)][..], 3),
+        ] {
+            let b = board_with(black, &[(0, 0), (14, 0), (0, 14)][..black.len() - 1]);
+            let mut seen: Vec<Progress> = Vec::new();
+            let mut observe = |p: &Progress| seen.push(p.clone());
+            let r = Searcher::new(1 << 20).search(
+                Request::new(&b, Rule::Freestyle, Color::Black, depth(5)).observe(&mut observe),
+            );
+            assert_eq!(r.mate_in(), Some(plies), "{r:?}");
+            assert_eq!(seen.len(), 1, "{seen:?}");
+            assert!(!seen[0].searched);
+            assert_eq!(seen[0].depth, plies.unsigned_abs());
+            assert_eq!(seen[0].lines, r.lines);
+        }
+    }
+
+    #[test]
+    fn win_rates_are_certain_for_mates_and_logistic_otherwise() {
+        assert_eq!(win_rate(WIN - 7, Rule::Renju), 1.0);
+        assert_eq!(win_rate(7 - WIN, Rule::Freestyle), 0.0);
+        assert_eq!(win_rate(0, Rule::Standard), 0.5);
+        let p = win_rate(517, Rule::Freestyle);
+        assert!((p - 0.731).abs() < 0.001, "{p}");
+        assert!(win_rate(300, Rule::Renju) < win_rate(300, Rule::Freestyle));
     }
 
     #[test]

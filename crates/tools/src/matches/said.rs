@@ -42,7 +42,8 @@ impl<'a> Said<'a> {
                 | ReplyLine::YixinSwap2Move { .. }
                 | ReplyLine::YixinSwap2Choice { .. }
                 | ReplyLine::YixinMaxThreads(_)
-                | ReplyLine::YixinMaxHashSize(_),
+                | ReplyLine::YixinMaxHashSize(_)
+                | ReplyLine::Analysis(_),
             ) => Said::Chatter,
             Ok(ReplyLine::Error(_)) => Said::Error,
             Ok(ReplyLine::Unknown(_)) => Said::Unknown,
