@@ -24,9 +24,7 @@ use hoshi::board::{Board, BoardError, Color};
 use hoshi::eval::Evaluator;
 use hoshi::levels::{Context, Level, Strength};
 use hoshi::rng::Rng;
-use hoshi::rules::Rule;
 use hoshi::search::Searcher;
-use hoshi::time::TimeControl;
 use hoshi_protocol::{Command, Coord, Field, Info};
 
 /// Start-up settings for a protocol session.
@@ -57,19 +55,7 @@ pub struct Session<W: Write> {
 
 impl<W: Write> Session<W> {
     pub fn new(options: Options, stop: Arc<StopControl>, out: W) -> Session<W> {
-        let settings = Settings {
-            rule: Rule::Freestyle,
-            level: options.level,
-            strength: options.strength,
-            seed: options.seed,
-            time: TimeControl::default(),
-            max_depth: None,
-            max_nodes: None,
-            max_memory: 0,
-            hash_bytes: 0,
-            realtime: false,
-            analysis: false,
-        };
+        let settings = Settings::new(options.level, options.strength, options.seed);
         let mut searcher = Searcher::new(settings.table_bytes());
         searcher.set_evaluator(options.evaluator);
         Session {
@@ -376,6 +362,7 @@ fn position(like: &Board, stones: &[(Coord, Field)]) -> Result<(Board, Color), B
 mod tests {
     use super::*;
     use hoshi::board::{Cell, Pos};
+    use hoshi::rules::Rule;
     use hoshi::search;
 
     /// The classic hard level: instant, silent, and enough to exercise the protocol.

@@ -36,6 +36,24 @@ pub struct Settings {
 }
 
 impl Settings {
+    /// The settings at start-up: freestyle, no clock but the default turn, no bounds, no
+    /// memory limit, no detail lines; the level, strength and seed as given.
+    pub fn new(level: Level, strength: Strength, seed: Option<u64>) -> Settings {
+        Settings {
+            rule: Rule::Freestyle,
+            level,
+            strength,
+            seed,
+            time: TimeControl::default(),
+            max_depth: None,
+            max_nodes: None,
+            max_memory: 0,
+            hash_bytes: 0,
+            realtime: false,
+            analysis: false,
+        }
+    }
+
     /// The size of the search's table these settings give.
     pub fn table_bytes(&self) -> usize {
         search::table_bytes(self.max_memory, self.hash_bytes)

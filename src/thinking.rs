@@ -176,8 +176,6 @@ pub mod fixture {
     use hoshi::board::Board;
     use hoshi::levels::{Level, Strength};
     use hoshi::rng::Rng;
-    use hoshi::rules::Rule;
-    use hoshi::time::TimeControl;
 
     pub struct Parts {
         pub settings: Settings,
@@ -192,19 +190,7 @@ pub mod fixture {
         /// A freestyle game on `board` at the classic hard level (quick, and master's
         /// search where a request needs one), seeded.
         pub fn new(board: Board) -> Parts {
-            let settings = Settings {
-                rule: Rule::Freestyle,
-                level: Level::Hard,
-                strength: Strength::FULL,
-                seed: Some(1),
-                time: TimeControl::default(),
-                max_depth: None,
-                max_nodes: None,
-                max_memory: 0,
-                hash_bytes: 0,
-                realtime: false,
-                analysis: false,
-            };
+            let settings = Settings::new(Level::Hard, Strength::FULL, Some(1));
             Parts {
                 searcher: Searcher::new(settings.table_bytes()),
                 settings,

@@ -13,6 +13,7 @@
 pub mod adjudicate;
 pub mod engine;
 pub mod engines_file;
+pub mod incidents;
 pub mod openings;
 pub mod pgn;
 pub mod psq;
@@ -40,10 +41,10 @@ use hoshi::board::{Color, Pos};
 use hoshi::rng::Rng;
 use hoshi::rules::Rule;
 
-use engine::{EngineSpec, FaultKind, split_command};
+use engine::{EngineSpec, split_command};
+use incidents::Incidents;
 use openings::{OpeningFormat, OpeningOrder};
-use quirks::QuirkCounts;
-use referee::{PlayedGame, Player, Settings, Termination};
+use referee::{PlayedGame, Player, Settings};
 use schedule::{Format, GameId, Shard};
 use stats::{GameResult, Penta, Sprt, SprtState, Wdl};
 
@@ -395,17 +396,12 @@ fn parse_tc(tc: &str) -> Result<(u64, Option<u64>), String> {
 }
 
 /// Everything counted so far, from the first engine's side unless said otherwise.
-#[derive(Default)]
 struct Tally {
     /// `[engine][colour]` from that engine's side.
     by_colour: [[Wdl; 2]; 2],
     total: Wdl,
-    faults: [[u32; FaultKind::ALL.len()]; 2],
-    fault_log: Vec<String>,
-    /// Five, foul, full board, fault, adjudicated.
-    endings: [u32; 5],
-    /// Each engine's quirks.
-    quirks: [QuirkCounts; 2],
+    /// Endings, and each engine's faults and quirks.
+    incidents: Incidents,
     /// The first game of each pair, waiting for the second.
     pair_first: Vec<Option<GameResult>>,
     penta: Penta,
@@ -426,25 +422,8 @@ impl Tally {
         let colour_index = |c: Color| usize::from(c == Color::White);
         self.by_colour[0][colour_index(a_colour)].add(result);
         self.by_colour[1][colour_index(a_colour.opponent())].add(result.flipped());
-        self.endings[match game.ending {
-            Termination::Five => 0,
-            Termination::Foul(_) => 1,
-            Termination::FullBoard => 2,
-            Termination::Fault(_) => 3,
-            Termination::Adjudicated(_) => 4,
-        }] += 1;
-        for (color, sighting) in &game.sightings {
-            let engine = usize::from((*color == Color::Black) != a_black);
-            self.quirks[engine].add(sighting);
-        }
-        if let (Termination::Fault(f), Some(winner)) = (&game.ending, game.winner) {
-            let loser = usize::from((winner.opponent() == Color::Black) != a_black);
-            if let Some(k) = FaultKind::ALL.iter().position(|&k| k == f.kind) {
-                self.faults[loser][k] += 1;
-            }
-            self.fault_log
-                .push(format!("game {}: {}: {f}", i + 1, plan.specs[loser].name));
-        }
+        let engine_of = |c: Color| usize::from((c == Color::Black) != a_black);
+        self.incidents.record(game, i + 1, engine_of, &plan.specs);
         if plan.repeat {
             let pair = i / 2;
             if self.pair_first.len() <= pair {
@@ -480,7 +459,12 @@ impl Tally {
         if let Some(llr) = self.llr(plan) {
             line.push_str(&format!("  LLR {llr:.2}"));
         }
-        let faults: Vec<u32> = self.faults.iter().map(|f| f.iter().sum()).collect();
+        let faults: Vec<u32> = self
+            .incidents
+            .faults
+            .iter()
+            .map(|f| f.iter().sum())
+            .collect();
         line.push_str(&format!("  faults {}/{}", faults[0], faults[1]));
         line
     }
@@ -529,7 +513,14 @@ pub fn run(args: &MatchArgs, seed: Option<u64>) -> Result<(), String> {
     let stop = AtomicBool::new(false);
     let (tx, rx) = channel::<(usize, PlayedGame)>();
     let terminal = std::io::stderr().is_terminal();
-    let mut tally = Tally::default();
+    let mut tally = Tally {
+        by_colour: Default::default(),
+        total: Wdl::default(),
+        incidents: Incidents::new(2),
+        pair_first: Vec::new(),
+        penta: Penta::default(),
+        played: 0,
+    };
     let mut io_error = None;
     let abouts = thread::scope(|scope| {
         let workers: Vec<_> = (0..plan.concurrency)
@@ -587,7 +578,9 @@ pub fn run(args: &MatchArgs, seed: Option<u64>) -> Result<(), String> {
             if let Ok(found) = w.join() {
                 for (k, (about, sightings)) in found.into_iter().enumerate() {
                     abouts[k] = abouts[k].take().or(about);
-                    sightings.iter().for_each(|s| tally.quirks[k].add(s));
+                    sightings
+                        .iter()
+                        .for_each(|s| tally.incidents.quirks[k].add(s));
                 }
             }
         }
@@ -601,7 +594,7 @@ pub fn run(args: &MatchArgs, seed: Option<u64>) -> Result<(), String> {
 /// per engine on stderr (the summary counts them all). `tally` does not hold the game yet.
 fn warn(plan: &MatchPlan, i: usize, game: &PlayedGame, tally: &Tally, terminal: bool) {
     let (a_black, _) = plan.game(i);
-    let mut shown = tally.quirks.clone();
+    let mut shown = tally.incidents.quirks.clone();
     for (color, s) in game.sightings.iter().filter(|(_, s)| s.quirk.warns()) {
         let engine = usize::from((*color == Color::Black) != a_black);
         let text = format!(
@@ -757,40 +750,12 @@ fn summary(plan: &MatchPlan, t: &Tally, abouts: &[Option<String>; 2]) -> String 
         ));
     }
     if let (Some(sprt), Some(llr)) = (plan.sprt, t.llr(plan)) {
-        let (lo, hi) = sprt.bounds();
-        line(format!(
-            "SPRT elo0 {} elo1 {} alpha {} beta {}: LLR {llr:.2} ({lo:.2}, {hi:.2}) {}",
-            sprt.elo0,
-            sprt.elo1,
-            sprt.alpha,
-            sprt.beta,
-            sprt.state(llr)
-        ));
+        line(sprt.report(llr));
     }
-    let [five, foul, full, fault, adjudicated] = t.endings;
-    line(format!(
-        "Endings: five {five}, foul {foul}, full board {full}, fault {fault}, adjudicated {adjudicated}"
-    ));
-    for (spec, counts) in plan.specs.iter().zip(&t.faults) {
-        let kinds: Vec<String> = FaultKind::ALL
-            .iter()
-            .zip(counts)
-            .filter(|&(_, &n)| n > 0)
-            .map(|(k, n)| format!("{k} {n}"))
-            .collect();
-        let kinds = if kinds.is_empty() {
-            "none".to_owned()
-        } else {
-            kinds.join(", ")
-        };
-        line(format!("Faults of {}: {kinds}", spec.name));
-    }
-    for entry in &t.fault_log {
-        line(format!("  {entry}"));
-    }
-    for (spec, quirks) in plan.specs.iter().zip(&t.quirks) {
-        line(format!("Quirks of {}: {quirks}", spec.name));
-    }
+    t.incidents
+        .lines(&plan.specs, "Endings")
+        .into_iter()
+        .for_each(&mut line);
     out
 }
 

@@ -177,15 +177,7 @@ fn two_engines(outcomes: &[Outcome], sprt: Option<Sprt>, line: &mut impl FnMut(S
         } else {
             sprt.llr_trinomial(total)
         };
-        let (lo, hi) = sprt.bounds();
-        line(format!(
-            "SPRT elo0 {} elo1 {} alpha {} beta {}: LLR {llr:.2} ({lo:.2}, {hi:.2}) {}",
-            sprt.elo0,
-            sprt.elo1,
-            sprt.alpha,
-            sprt.beta,
-            sprt.state(llr)
-        ));
+        line(sprt.report(llr));
     }
 }
 

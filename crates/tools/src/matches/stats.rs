@@ -294,6 +294,21 @@ impl Sprt {
         })
     }
 
+    /// The summary's line for `llr`: the test's parameters, the LLR with its bounds, and
+    /// the verdict so far.
+    #[must_use]
+    pub fn report(&self, llr: f64) -> String {
+        let (lo, hi) = self.bounds();
+        format!(
+            "SPRT elo0 {} elo1 {} alpha {} beta {}: LLR {llr:.2} ({lo:.2}, {hi:.2}) {}",
+            self.elo0,
+            self.elo1,
+            self.alpha,
+            self.beta,
+            self.state(llr)
+        )
+    }
+
     /// The lower (accept H0) and upper (accept H1) LLR bounds.
     #[must_use]
     pub fn bounds(&self) -> (f64, f64) {

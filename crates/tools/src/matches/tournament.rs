@@ -19,11 +19,11 @@ use std::thread;
 
 use hoshi::board::{Color, Pos};
 
-use super::engine::{EngineSpec, FaultKind};
+use super::engine::EngineSpec;
+use super::incidents::Incidents;
 use super::pgn::{self, ReadGame};
-use super::quirks::QuirkCounts;
 use super::rating::Anchor;
-use super::referee::{self, PlayedGame, Player, Settings, Termination};
+use super::referee::{self, PlayedGame, Player, Settings};
 use super::schedule::{self, Format, GameId, Shard};
 use super::standings::{Outcome, standings};
 use super::stats::{GameResult, Sprt};
@@ -134,16 +134,6 @@ fn result_of(id: &GameId, winner: Option<Color>) -> GameResult {
     }
 }
 
-/// What this session saw, per engine, beyond the results.
-#[derive(Default)]
-struct Seen {
-    faults: Vec<[u32; FaultKind::ALL.len()]>,
-    fault_log: Vec<String>,
-    /// Five, foul, full board, fault, adjudicated.
-    endings: [u32; 5],
-    quirks: Vec<QuirkCounts>,
-}
-
 /// Runs a tournament of `specs` as `args` say.
 pub fn run(args: &MatchArgs, specs: Vec<EngineSpec>, seed: u64) -> Result<(), String> {
     let plan = Plan::new(args, specs, seed)?;
@@ -178,11 +168,8 @@ pub fn run(args: &MatchArgs, specs: Vec<EngineSpec>, seed: u64) -> Result<(), St
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
-    let mut seen = Seen {
-        faults: vec![[0; FaultKind::ALL.len()]; n],
-        quirks: vec![QuirkCounts::default(); n],
-        ..Seen::default()
-    };
+    // What this session saw beyond the results (resumed games are not replayed).
+    let mut seen = Incidents::new(n);
     let terminal = std::io::stderr().is_terminal();
     let next = AtomicUsize::new(0);
     let (tx, rx) = channel::<(GameId, PlayedGame)>();
@@ -220,7 +207,9 @@ pub fn run(args: &MatchArgs, specs: Vec<EngineSpec>, seed: u64) -> Result<(), St
         for (id, game) in rx {
             played += 1;
             let [black, white] = id.colours();
-            record(&plan, &id, &game, &mut seen);
+            let colours = id.colours();
+            let engine_of = |c: Color| colours[usize::from(c == Color::White)];
+            seen.record(&game, id.number, engine_of, &plan.specs);
             outcomes.push(Outcome {
                 id,
                 result: result_of(&id, game.winner),
@@ -264,32 +253,6 @@ pub fn run(args: &MatchArgs, specs: Vec<EngineSpec>, seed: u64) -> Result<(), St
         summary(&plan, &outcomes, in_shard, done.len(), &seen, &abouts)
     );
     io_error.map_or(Ok(()), Err)
-}
-
-/// Counts a game's ending, faults and quirks.
-fn record(plan: &Plan, id: &GameId, game: &PlayedGame, seen: &mut Seen) {
-    let colours = id.colours();
-    let engine_of = |c: Color| colours[usize::from(c == Color::White)];
-    seen.endings[match game.ending {
-        Termination::Five => 0,
-        Termination::Foul(_) => 1,
-        Termination::FullBoard => 2,
-        Termination::Fault(_) => 3,
-        Termination::Adjudicated(_) => 4,
-    }] += 1;
-    for (color, sighting) in &game.sightings {
-        seen.quirks[engine_of(*color)].add(sighting);
-    }
-    if let (Termination::Fault(f), Some(winner)) = (&game.ending, game.winner) {
-        let loser = engine_of(winner.opponent());
-        if let Some(k) = FaultKind::ALL.iter().position(|&k| k == f.kind) {
-            seen.faults[loser][k] += 1;
-        }
-        seen.fault_log.push(format!(
-            "game {}: {}: {f}",
-            id.number, plan.specs[loser].name
-        ));
-    }
 }
 
 /// Reads the games of the PGN being resumed, cuts off a torn last game and checks every
@@ -428,7 +391,7 @@ fn summary(
     outcomes: &[Outcome],
     in_shard: usize,
     resumed: usize,
-    seen: &Seen,
+    seen: &Incidents,
     abouts: &[Option<String>],
 ) -> String {
     let s = &plan.settings;
@@ -482,34 +445,9 @@ fn summary(
         ));
     }
     out.push_str(&standings(&plan.names(), outcomes, plan.anchor, plan.sprt));
-    let mut line = |l: String| {
+    for l in seen.lines(&plan.specs, "Endings (this run)") {
         out.push_str(&l);
         out.push('\n');
-    };
-    let [five, foul, full, fault, adjudicated] = seen.endings;
-    line(format!(
-        "Endings (this run): five {five}, foul {foul}, full board {full}, fault {fault}, \
-         adjudicated {adjudicated}"
-    ));
-    for (spec, counts) in plan.specs.iter().zip(&seen.faults) {
-        let kinds: Vec<String> = FaultKind::ALL
-            .iter()
-            .zip(counts)
-            .filter(|&(_, &n)| n > 0)
-            .map(|(k, n)| format!("{k} {n}"))
-            .collect();
-        let kinds = if kinds.is_empty() {
-            "none".to_owned()
-        } else {
-            kinds.join(", ")
-        };
-        line(format!("Faults of {}: {kinds}", spec.name));
-    }
-    for entry in &seen.fault_log {
-        line(format!("  {entry}"));
-    }
-    for (spec, quirks) in plan.specs.iter().zip(&seen.quirks) {
-        line(format!("Quirks of {}: {quirks}", spec.name));
     }
     out
 }
