@@ -501,14 +501,7 @@ pub fn run(args: &MatchArgs, seed: Option<u64>) -> Result<(), String> {
              (it is on Linux and Windows)"
         );
     }
-    let mut records = Records {
-        pgn: args.pgn.as_deref().map(append).transpose()?,
-        sgf: args.sgf.as_deref().map(append).transpose()?,
-    };
-    if let Some(dir) = &args.psq {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    }
+    let mut records = Records::open(args)?;
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let (tx, rx) = channel::<(usize, PlayedGame)>();
@@ -617,6 +610,73 @@ fn warn(plan: &MatchPlan, i: usize, game: &PlayedGame, tally: &Tally, terminal: 
 struct Records {
     pgn: Option<BufWriter<File>>,
     sgf: Option<BufWriter<File>>,
+    /// The folder of the per-game PSQ files.
+    psq: Option<PathBuf>,
+}
+
+impl Records {
+    /// Opens the records `args` ask for: the PGN and SGF files for appending, the PSQ
+    /// folder created.
+    fn open(args: &MatchArgs) -> Result<Records, String> {
+        if let Some(dir) = &args.psq {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        }
+        Ok(Records {
+            pgn: args.pgn.as_deref().map(append).transpose()?,
+            sgf: args.sgf.as_deref().map(append).transpose()?,
+            psq: args.psq.clone(),
+        })
+    }
+
+    /// Writes game `id`, the `game_in_round`-th of its `round`, to every record, each
+    /// flushed at once so that an interrupted run keeps what it played.
+    fn write(
+        &mut self,
+        id: &GameId,
+        [round, game_in_round]: [usize; 2],
+        [black, white]: [&str; 2],
+        settings: &Settings,
+        game: &PlayedGame,
+    ) -> Result<(), String> {
+        if let Some(w) = self.pgn.as_mut() {
+            pgn::write_game(w, id, black, white, game)
+                .and_then(|()| w.flush())
+                .map_err(|e| format!("cannot write the PGN: {e}"))?;
+        }
+        if let Some(w) = self.sgf.as_mut() {
+            let header = sgf::Header {
+                number: id.number,
+                round,
+                game_in_round,
+                black,
+                white,
+                rule: settings.rule.code(),
+                size: settings.size,
+            };
+            sgf::write_game(w, &header, game)
+                .and_then(|()| w.flush())
+                .map_err(|e| format!("cannot write the SGF: {e}"))?;
+        }
+        if let Some(dir) = &self.psq {
+            let path = dir.join(format!("game-{:04}.psq", id.number));
+            File::create(&path)
+                .and_then(|f| {
+                    let mut w = BufWriter::new(f);
+                    psq::write(
+                        &mut w,
+                        settings.size,
+                        &game.moves,
+                        black,
+                        white,
+                        &game.ending,
+                    )?;
+                    w.flush()
+                })
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        }
+        Ok(())
+    }
 }
 
 /// Opens a record file for appending.
@@ -639,44 +699,14 @@ fn write_records(
     let (a_black, _) = plan.game(i);
     let [a, b] = &plan.specs;
     let (first, second) = if a_black { (a, b) } else { (b, a) };
-    // Flushed per game, so an interrupted run keeps what it played.
-    if let Some(w) = records.pgn.as_mut() {
-        pgn::write_game(w, &plan.schedule[i], &first.name, &second.name, game)
-            .and_then(|()| w.flush())
-            .map_err(|e| format!("cannot write the PGN: {e}"))?;
-    }
-    if let Some(w) = records.sgf.as_mut() {
-        let header = sgf::Header {
-            number: i + 1,
-            round: i / args.games + 1,
-            game_in_round: i % args.games + 1,
-            black: &first.name,
-            white: &second.name,
-            rule: plan.settings.rule.code(),
-            size: plan.settings.size,
-        };
-        sgf::write_game(w, &header, game)
-            .and_then(|()| w.flush())
-            .map_err(|e| format!("cannot write the SGF: {e}"))?;
-    }
-    if let Some(dir) = &args.psq {
-        let path = dir.join(format!("game-{:04}.psq", i + 1));
-        File::create(&path)
-            .and_then(|f| {
-                let mut w = BufWriter::new(f);
-                psq::write(
-                    &mut w,
-                    plan.settings.size,
-                    &game.moves,
-                    &first.name,
-                    &second.name,
-                    &game.ending,
-                )?;
-                w.flush()
-            })
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    }
-    Ok(())
+    let place = [i / args.games + 1, i % args.games + 1];
+    records.write(
+        &plan.schedule[i],
+        place,
+        [&first.name, &second.name],
+        &plan.settings,
+        game,
+    )
 }
 
 fn summary(plan: &MatchPlan, t: &Tally, abouts: &[Option<String>; 2]) -> String {
@@ -687,25 +717,12 @@ fn summary(plan: &MatchPlan, t: &Tally, abouts: &[Option<String>; 2]) -> String 
         out.push_str(&l);
         out.push('\n');
     };
-    let tc = match s.match_ms {
-        Some(m) => format!("{} ms/move, {m} ms/game", s.turn_ms),
-        None => format!("{} ms/move", s.turn_ms),
-    };
     line(format!("Match: {a} vs {b}"));
     line(format!(
-        "  {} of {} games played; {} {}x{}; {tc}; tolerance {} ms; seed {}{}",
+        "  {} of {} games played; {}",
         t.played,
         plan.total,
-        s.rule,
-        s.size,
-        s.size,
-        s.tolerance.as_millis(),
-        plan.seed,
-        if s.adjudicate {
-            "; adjudication by proof"
-        } else {
-            ""
-        }
+        s.conditions(plan.seed)
     ));
     for (spec, about) in plan.specs.iter().zip(abouts) {
         let about = about.as_deref().unwrap_or("(no ABOUT answer)");

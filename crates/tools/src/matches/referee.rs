@@ -51,6 +51,28 @@ pub struct Settings {
 }
 
 impl Settings {
+    /// The conditions as the summaries print them: `RULE WxH; TC; tolerance T ms; seed S`
+    /// and whether games are adjudicated.
+    #[must_use]
+    pub fn conditions(&self, seed: u64) -> String {
+        let tc = match self.match_ms {
+            Some(m) => format!("{} ms/move, {m} ms/game", self.turn_ms),
+            None => format!("{} ms/move", self.turn_ms),
+        };
+        format!(
+            "{} {}x{}; {tc}; tolerance {} ms; seed {seed}{}",
+            self.rule,
+            self.size,
+            self.size,
+            self.tolerance.as_millis(),
+            if self.adjudicate {
+                "; adjudication by proof"
+            } else {
+                ""
+            }
+        )
+    }
+
     /// The window for `ABOUT` and `START`, which are not timed as moves but must not hang.
     fn handshake(&self) -> Duration {
         self.tolerance.max(Duration::from_secs(2))

@@ -11,7 +11,7 @@
 
 use std::collections::BTreeSet;
 use std::fs::File;
-use std::io::{BufWriter, IsTerminal, Write};
+use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::channel;
@@ -27,7 +27,7 @@ use super::referee::{self, PlayedGame, Player, Settings};
 use super::schedule::{self, Format, GameId, Shard};
 use super::standings::{Outcome, standings};
 use super::stats::{GameResult, Sprt};
-use super::{Common, END_GRACE, MatchArgs, append, parse_sprt, psq, sgf};
+use super::{Common, END_GRACE, MatchArgs, Records, append, parse_sprt};
 
 /// A validated tournament.
 struct Plan {
@@ -162,12 +162,7 @@ pub fn run(args: &MatchArgs, specs: Vec<EngineSpec>, seed: u64) -> Result<(), St
             todo.len()
         );
     }
-    let mut pgn_file = args.pgn.as_deref().map(append).transpose()?;
-    let mut sgf_file = args.sgf.as_deref().map(append).transpose()?;
-    if let Some(dir) = &args.psq {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    }
+    let mut records = Records::open(args)?;
     // What this session saw beyond the results (resumed games are not replayed).
     let mut seen = Incidents::new(n);
     let terminal = std::io::stderr().is_terminal();
@@ -215,9 +210,7 @@ pub fn run(args: &MatchArgs, specs: Vec<EngineSpec>, seed: u64) -> Result<(), St
                 result: result_of(&id, game.winner),
             });
             let names = [&plan.specs[black].name, &plan.specs[white].name];
-            if let Err(e) =
-                write_records(&plan, args, &mut pgn_file, &mut sgf_file, &id, names, &game)
-            {
+            if let Err(e) = write_records(&plan, &mut records, &id, names, &game) {
                 io_error.get_or_insert(e);
             }
             let line = format!(
@@ -334,56 +327,18 @@ fn check_fits(plan: &Plan, game: &ReadGame) -> Result<(), String> {
 
 fn write_records(
     plan: &Plan,
-    args: &MatchArgs,
-    pgn_file: &mut Option<BufWriter<File>>,
-    sgf_file: &mut Option<BufWriter<File>>,
+    records: &mut Records,
     id: &GameId,
     [black, white]: [&String; 2],
     game: &PlayedGame,
 ) -> Result<(), String> {
-    // Flushed per game, so an interrupted run keeps what it played.
-    if let Some(w) = pgn_file.as_mut() {
-        pgn::write_game(w, id, black, white, game)
-            .and_then(|()| w.flush())
-            .map_err(|e| format!("cannot write the PGN: {e}"))?;
-    }
-    if let Some(w) = sgf_file.as_mut() {
-        let first_of_round = plan
-            .schedule
-            .iter()
-            .find(|g| g.round == id.round)
-            .map_or(id.number, |g| g.number);
-        let header = sgf::Header {
-            number: id.number,
-            round: id.round,
-            game_in_round: id.number - first_of_round + 1,
-            black,
-            white,
-            rule: plan.settings.rule.code(),
-            size: plan.settings.size,
-        };
-        sgf::write_game(w, &header, game)
-            .and_then(|()| w.flush())
-            .map_err(|e| format!("cannot write the SGF: {e}"))?;
-    }
-    if let Some(dir) = &args.psq {
-        let path = dir.join(format!("game-{:04}.psq", id.number));
-        File::create(&path)
-            .and_then(|f| {
-                let mut w = BufWriter::new(f);
-                psq::write(
-                    &mut w,
-                    plan.settings.size,
-                    &game.moves,
-                    black,
-                    white,
-                    &game.ending,
-                )?;
-                w.flush()
-            })
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    }
-    Ok(())
+    let first_of_round = plan
+        .schedule
+        .iter()
+        .find(|g| g.round == id.round)
+        .map_or(id.number, |g| g.number);
+    let place = [id.round, id.number - first_of_round + 1];
+    records.write(id, place, [black, white], &plan.settings, game)
 }
 
 fn summary(
@@ -404,10 +359,6 @@ fn summary(
         Format::RoundRobin => "round robin",
         Format::Gauntlet => "gauntlet",
     };
-    let tc = match s.match_ms {
-        Some(m) => format!("{} ms/move, {m} ms/game", s.turn_ms),
-        None => format!("{} ms/move", s.turn_ms),
-    };
     let slice = match plan.shard {
         Some(shard) => format!(" (shard {shard} of {} games)", plan.schedule.len()),
         None => String::new(),
@@ -422,19 +373,7 @@ fn summary(
         plan.specs.len(),
         outcomes.len()
     ));
-    line(format!(
-        "  {} {}x{}; {tc}; tolerance {} ms; seed {}{}",
-        s.rule,
-        s.size,
-        s.size,
-        s.tolerance.as_millis(),
-        plan.seed,
-        if s.adjudicate {
-            "; adjudication by proof"
-        } else {
-            ""
-        }
-    ));
+    line(format!("  {}", s.conditions(plan.seed)));
     for (k, (spec, about)) in plan.specs.iter().zip(abouts).enumerate() {
         let about = about.as_deref().unwrap_or("(no ABOUT answer)");
         line(format!(
