@@ -10,7 +10,7 @@ WINDOWS_TARGET_DIR ?= $(TARGET_DIR)/windows
 WINDOWS := WINDOWS_TARGET_DIR=$(WINDOWS_TARGET_DIR) LEVELS="$(LEVELS)" JOBS=$(or $(JOBS),2) \
 	CARGO=$(CARGO) scripts/windows.sh
 
-.PHONY: all build test debug-test protocol-test bench fuzz lint windows windows-test gomocup clean help
+.PHONY: all build demo test debug-test protocol-test bench fuzz lint windows windows-test gomocup clean help
 
 all: build ## Release build, plus bin/pbrain-hoshi and one renamed copy per level in LEVELS
 
@@ -19,6 +19,13 @@ build:
 	mkdir -p bin
 	cp $(BIN) bin/pbrain-hoshi
 	for level in $(LEVELS); do cp $(BIN) bin/pbrain-hoshi-$$level; done
+
+# Four games from balanced openings, colours swapped, at 100 ms a move: a minute's proof that
+# the engine, its levels and the match runner work on this machine.
+demo: build ## Release build, then full master plays the classic hard level: 4 games, 100 ms a move
+	bin/pbrain-hoshi match --engine bin/pbrain-hoshi --engine bin/pbrain-hoshi-hard \
+		--name master --name hard --games 4 --repeat --size 15 --tc 0/0.1 --seed 1 \
+		--openings data/openings/rapfi_opengen_freestyle15.txt --openings-format pos
 
 test: ## Every test in release (unit, data, transcripts, robustness, bench count), then debug-test
 	$(CARGO) test --release
