@@ -63,9 +63,10 @@ fuzz: ## Each fuzz target for FUZZ_SECONDS, seeded by its committed corpus (nigh
 			-max_total_time=$(FUZZ_SECONDS) || exit 1; \
 	done
 
-lint: ## Formatting and clippy, warnings as errors
+lint: ## Formatting, clippy and the docs' links, warnings as errors
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps
 
 windows: ## bin/pbrain-hoshi.exe and its level copies, cross-built (installs its tools from apt)
 	$(WINDOWS) deps

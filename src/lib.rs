@@ -44,7 +44,7 @@ const END_GRACE: Duration = Duration::from_millis(400);
 
 /// Speaks the protocol on stdin/stdout until END or end of input. Either way the commands
 /// still queued are answered at once (searches cut short) and the process leaves; after
-/// END it leaves within [`END_GRACE`] whatever is left, and a search END interrupted is
+/// END it leaves within `END_GRACE` whatever is left, and a search END interrupted is
 /// not answered (see [`reader`]).
 pub fn run(options: Options) {
     let stop = Arc::new(StopControl::default());

@@ -7,7 +7,7 @@
 //! commands. Every other command is numbered and queued for the session, never dropped.
 //!
 //! `END` answers what came with it: input arrives in bursts (what the writer had sent by
-//! the time it was read, see [`Bursts`]), and the commands of END's burst are all answered,
+//! the time it was read, see `Bursts`), and the commands of END's burst are all answered,
 //! searches cut short, before the process leaves, so `printf 'START 15\nBEGIN\nEND\n'`
 //! gets `OK` and a move. A command from an earlier burst that is being answered when END
 //! arrives is abandoned instead: that is END during a search, which managers send when

@@ -572,14 +572,7 @@ mod tests {
     #[test]
     fn every_command_round_trips_through_print_and_parse() {
         let all = every_command();
-        let mut seen: Vec<usize> = all.iter().map(variant).collect();
-        seen.sort_unstable();
-        seen.dedup();
-        assert_eq!(
-            seen,
-            (0..VARIANTS).collect::<Vec<_>>(),
-            "a variant has no example"
-        );
+        crate::coverage::assert_every_variant(&all, variant, VARIANTS);
         for command in all {
             let text = command.to_string();
             assert_eq!(reparse(&text), Ok(command), "{text:?}");
@@ -816,14 +809,7 @@ mod info_tests {
     #[test]
     fn every_info_key_round_trips_through_print_and_parse() {
         let all = every_info();
-        let mut seen: Vec<usize> = all.iter().map(variant).collect();
-        seen.sort_unstable();
-        seen.dedup();
-        assert_eq!(
-            seen,
-            (0..VARIANTS).collect::<Vec<_>>(),
-            "a variant has no example"
-        );
+        crate::coverage::assert_every_variant(&all, variant, VARIANTS);
         for info in all {
             let line = Command::Info(info.clone()).to_string();
             assert_eq!(line.parse(), Ok(Command::Info(info)), "{line}");

@@ -23,3 +23,21 @@ pub use coord::Coord;
 pub use error::ParseError;
 pub use info::{BadValue, Info};
 pub use reply::{About, BadReply, Realtime, ReplyLine};
+
+/// For the round-trip tests: that the examples cover every variant of a type.
+#[cfg(test)]
+mod coverage {
+    /// Fails unless `variant` (a variant's number, below `count`) meets every number among
+    /// `examples`: written with an exhaustive `match`, it makes a new variant fail to
+    /// compile, and this makes it fail until it has an example.
+    pub fn assert_every_variant<T>(examples: &[T], variant: impl Fn(&T) -> usize, count: usize) {
+        let mut seen: Vec<usize> = examples.iter().map(variant).collect();
+        seen.sort_unstable();
+        seen.dedup();
+        assert_eq!(
+            seen,
+            (0..count).collect::<Vec<_>>(),
+            "a variant has no example"
+        );
+    }
+}

@@ -427,10 +427,11 @@ mod tests {
 
     #[test]
     fn every_analysis_line_has_an_example() {
-        let mut seen: Vec<usize> = every_analysis().iter().map(analysis_variant).collect();
-        seen.sort_unstable();
-        seen.dedup();
-        assert_eq!(seen, (0..ANALYSIS_VARIANTS).collect::<Vec<_>>());
+        crate::coverage::assert_every_variant(
+            &every_analysis(),
+            analysis_variant,
+            ANALYSIS_VARIANTS,
+        );
     }
 
     #[test]
@@ -494,14 +495,7 @@ mod tests {
     #[test]
     fn every_reply_round_trips_through_print_and_parse() {
         let all = every_reply();
-        let mut seen: Vec<usize> = all.iter().map(variant).collect();
-        seen.sort_unstable();
-        seen.dedup();
-        assert_eq!(
-            seen,
-            (0..VARIANTS).collect::<Vec<_>>(),
-            "a variant has no example"
-        );
+        crate::coverage::assert_every_variant(&all, variant, VARIANTS);
         for reply in all {
             let line = reply.to_string();
             assert!(!line.contains(['\n', '\r']), "{line:?}");

@@ -50,7 +50,7 @@ static NEVER_STOPPED: AtomicBool = AtomicBool::new(false);
 
 /// The table size for a process limited to `max_memory` bytes (`INFO max_memory`; 0 means
 /// no limit) whose table was asked to take `wanted` bytes (`INFO hash_size`; 0: no
-/// wish): the wish, within what the limit leaves after [`RESERVED_BYTES`] so that the
+/// wish): the wish, within what the limit leaves after `RESERVED_BYTES` so that the
 /// whole process stays under it; without a wish, all that the limit leaves, or
 /// [`DEFAULT_TT_BYTES`] without a limit. [`Searcher::new`] rounds it down further to a
 /// power of two of entries.

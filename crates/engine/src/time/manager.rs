@@ -159,7 +159,7 @@ impl TimeControl {
 
 /// When the clock of a request read at `received` started. `game_start` is when `START`
 /// was read, given only for the game's first request: that time counts too, up to
-/// [`FIRST_MOVE_CARRY`].
+/// `FIRST_MOVE_CARRY`.
 #[must_use]
 pub fn clock_start(received: Instant, game_start: Option<Instant>) -> Instant {
     let Some(start) = game_start else {

@@ -130,7 +130,7 @@ pub struct MatchArgs {
     /// Write each game as a Piskvork PSQ file into this directory.
     #[arg(long, value_name = "DIR")]
     pub psq: Option<PathBuf>,
-    /// Append the games to this SGF file (GM[4], each move's time in its comment, as
+    /// Append the games to this SGF file (`GM[4]`, each move's time in its comment, as
     /// c-gomoku-cli's -sgf writes them).
     #[arg(long, value_name = "FILE")]
     pub sgf: Option<PathBuf>,

@@ -1,4 +1,4 @@
-//! SGF game records (FF[4], GM[4] = gomoku), laid out as c-gomoku-cli's `-sgf` writes them,
+//! SGF game records (`FF[4]`, `GM[4]` = gomoku), laid out as c-gomoku-cli's `-sgf` writes them,
 //! so that the tools reading its files read ours:
 //!
 //! ```text

@@ -11,7 +11,7 @@
 //! * SPRT: the generalised SPRT for logistic Elo bounds as fishtest and fastchess compute it
 //!   (`LLR_logistic`, `SPRT::getLLR_logistic`): the log-likelihood ratio of the most likely
 //!   outcome distributions whose mean scores are `s₀` and `s₁` (the scores of `elo0` and
-//!   `elo1`), see [`most_likely_with_mean`]. A sample is a game (trinomial: 0, ½, 1) or a
+//!   `elo1`), see `most_likely_with_mean`. A sample is a game (trinomial: 0, ½, 1) or a
 //!   pair of games with the same opening and swapped colours (pentanomial: 0, ¼, ½, ¾, 1).
 //!   Empty outcome classes count 0.001 (their `regularize`). Bounds `ln(β/(1-α))` and
 //!   `ln((1-β)/α)`.
