@@ -5,7 +5,7 @@
 //! `RECTSTART` and `RESTART` replace only the game. The session plays the game itself
 //! (`BEGIN`, `TURN`, `BOARD`, `PLAY`, `TAKEBACK`, `INFO`) and routes the dialogues (swap2,
 //! balancing, Yixin-Board's analysis and questions) to the `dialogue` modules, handing them
-//! its parts as a `Request`. A command the game cannot take (off the board, an occupied
+//! its parts as a `Pending` request. A command the game cannot take (off the board, an occupied
 //! cell, no game started) is answered `ERROR <why>` and changes nothing: every check runs
 //! before the first change.
 
@@ -19,7 +19,7 @@ use crate::error::SessionError;
 use crate::reader::{Message, StopControl};
 use crate::reply::{Replies, Reply};
 use crate::state::{LiveGame, Settings, empty_cell};
-use crate::thinking::Request;
+use crate::thinking::Pending;
 use hoshi::board::{Board, BoardError, Color};
 use hoshi::eval::Evaluator;
 use hoshi::levels::{Context, Level, Strength};
@@ -203,7 +203,7 @@ impl<W: Write> Session<W> {
     }
 
     /// Request `seq`, read at `received`, on the game: refused before any `START`.
-    fn request(&mut self, seq: u64, received: Instant) -> Result<Request<'_, W>, SessionError> {
+    fn request(&mut self, seq: u64, received: Instant) -> Result<Pending<'_, W>, SessionError> {
         let Session {
             out,
             settings,
@@ -212,7 +212,7 @@ impl<W: Write> Session<W> {
             searcher,
             notice,
         } = self;
-        Ok(Request {
+        Ok(Pending {
             settings,
             game: game.as_mut().ok_or(SessionError::NoGame)?,
             searcher,

@@ -1,12 +1,13 @@
 //! The prologue and the epilogue of every request that thinks: our move (`BEGIN`, `TURN`,
 //! `BOARD`), `YXNBEST`'s analysis, the swap2 steps and the balancing requests.
 //!
-//! A request first checks what it was asked on a [`Request`], which shows the game and
-//! changes nothing; only then does [`Request::think`] start it: its clock starts (the
+//! A request first checks what it was asked on a [`Pending`] request, which shows the game
+//! and changes nothing; only then does [`Pending::think`] start it: its clock starts (the
 //! game's first request also counts the time since `START`), the settings give its limits,
-//! its stop flag is armed, and the lines `INFO show_detail` asks for are ready to be
-//! written as its searches go. Once it has its answer, the time it took counts against the match ([`Thinking::done`], or [`Thinking::play`] for a
-//! move). A request refused after it started leaves the match clock as it was.
+//! its stop flag is armed, and the lines `INFO show_detail` asks for are ready to be written
+//! as its searches go. Once it has its answer, the time it took counts against the match
+//! ([`Thinking::done`], or [`Thinking::play`] for a move). A request refused after it
+//! started leaves the match clock as it was.
 
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
@@ -23,7 +24,7 @@ use hoshi::search::{Progress, Searcher};
 use hoshi::time::{self, Limits};
 
 /// A request that may think, not started yet: the parts of the session it works on.
-pub struct Request<'a, W: Write> {
+pub struct Pending<'a, W: Write> {
     /// The settings: they give the limits and take the time spent.
     pub settings: &'a mut Settings,
     pub game: &'a mut LiveGame,
@@ -40,7 +41,7 @@ pub struct Request<'a, W: Write> {
     pub received: Instant,
 }
 
-impl<W: Write> Request<'_, W> {
+impl<W: Write> Pending<'_, W> {
     /// The prologue: starts the request's clock and arms its stop flag. Called once, after
     /// every check that may refuse the request, since it uses up the game's start time.
     pub fn think(&mut self) -> Thinking<'_, W> {
@@ -221,8 +222,8 @@ pub mod fixture {
         }
 
         /// The request numbered `seq`, read now.
-        pub fn request(&mut self, seq: u64) -> Request<'_, Vec<u8>> {
-            Request {
+        pub fn request(&mut self, seq: u64) -> Pending<'_, Vec<u8>> {
+            Pending {
                 settings: &mut self.settings,
                 game: &mut self.game,
                 searcher: &mut self.searcher,

@@ -6,14 +6,14 @@ use std::io::Write;
 use super::place_alternately;
 use crate::error::SessionError;
 use crate::reply::Reply;
-use crate::thinking::Request;
+use crate::thinking::Pending;
 use hoshi::judge::Judge;
 
 /// The stone for the side to move (and, with `two`, the opponent's reply) that leaves the
 /// side that placed last the value nearest `bias`; the stones are placed and answered on
 /// one line, and we play the side that was to move.
 pub fn balance<W: Write>(
-    mut request: Request<'_, W>,
+    mut request: Pending<'_, W>,
     two: bool,
     bias: i32,
 ) -> Result<Reply, SessionError> {

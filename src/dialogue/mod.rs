@@ -1,6 +1,6 @@
 //! The requests beside the game: managers' dialogues that judge, analyse or ask about a
 //! position rather than play on in it. The session routes them here; each works on the
-//! session's parts through a [`Request`](crate::thinking::Request), and none imports the
+//! session's parts through a [`Pending`](crate::thinking::Pending), and none imports the
 //! session.
 //!
 //! - [`swap2`]: `SWAP2BOARD` and Yixin's `YXSWAP2STEP1`..`3`, the same judgement.

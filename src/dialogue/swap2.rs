@@ -8,7 +8,7 @@ use super::place_alternately;
 use crate::error::SessionError;
 use crate::reply::Reply;
 use crate::state::empty_cell;
-use crate::thinking::Request;
+use crate::thinking::Pending;
 use hoshi::board::{Board, Color, Pos};
 use hoshi::judge::{Judge, Swap2};
 use hoshi_protocol::Coord;
@@ -18,7 +18,7 @@ use hoshi_protocol::Coord;
 /// with white. The level bounds how deep it judges. The stones listed replace the board,
 /// and our colour is known only once we chose one.
 pub fn board<W: Write>(
-    request: &mut Request<'_, W>,
+    request: &mut Pending<'_, W>,
     coords: &[Coord],
 ) -> Result<Reply, SessionError> {
     if !matches!(coords.len(), 0 | 3 | 5) {
@@ -87,7 +87,7 @@ pub fn board<W: Write>(
 /// NO`: Yixin-Board then asks for white's stone with `BOARD`) or places two more; step 3,
 /// on five, chooses the colour (`SWAP2 YES` is black). The same judgement as
 /// [`board`]'s; a board with another stone count is refused.
-pub fn yixin_step<W: Write>(mut request: Request<'_, W>, step: u8) -> Result<Reply, SessionError> {
+pub fn yixin_step<W: Write>(mut request: Pending<'_, W>, step: u8) -> Result<Reply, SessionError> {
     let stones: Vec<Coord> = if step == 1 {
         Vec::new()
     } else {

@@ -5,7 +5,7 @@ use std::io::Write;
 
 use crate::error::SessionError;
 use crate::reply::Reply;
-use crate::thinking::Request;
+use crate::thinking::Pending;
 use hoshi::board::Board;
 use hoshi::levels::{Choice, Report};
 use hoshi::rules::renju;
@@ -13,7 +13,7 @@ use hoshi::search;
 
 /// `YXNBEST n`: master's full search of the `n` best moves, each line reported, and the
 /// best played. That is analysis: the level plays no part. Refused on a full board.
-pub fn nbest<W: Write>(mut request: Request<'_, W>, n: usize) -> Result<Reply, SessionError> {
+pub fn nbest<W: Write>(mut request: Pending<'_, W>, n: usize) -> Result<Reply, SessionError> {
     if request.game.board.empty_cells().next().is_none() {
         return Err(SessionError::BoardFull);
     }

@@ -15,7 +15,7 @@
 /// `ln(10) / 400`: Elo units to natural logits.
 const C: f64 = std::f64::consts::LN_10 / 400.0;
 
-use super::stats::Z95;
+use super::stats::{Z95, score_from_elo};
 
 /// Where the ratings' zero is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -184,7 +184,7 @@ fn derivatives(
                 continue;
             }
             let g = f64::from(games[i][j]);
-            let p = 1.0 / (1.0 + (-C * (x[i] - x[j])).exp());
+            let p = score_from_elo(x[i] - x[j]);
             gradient[i] += C * (points[i][j] - g * p);
             let w = C * C * g * p * (1.0 - p);
             hessian[i][i] -= w;
