@@ -8,6 +8,7 @@
 mod classic;
 mod easy;
 mod hard;
+mod inattention;
 mod normal;
 pub mod strength;
 #[cfg(test)]

@@ -22,10 +22,10 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::{Choice, Context, Report};
+use super::{Choice, Context, Report, inattention};
 use crate::board::{Board, Pos};
 use crate::rng::Rng;
-use crate::search::{Progress, Request};
+use crate::search::{Progress, Request, SearchResult};
 use crate::time::Limits;
 
 /// The largest random bonus, in evaluation units: Rapfi's 120, here about the weight of
@@ -73,6 +73,15 @@ impl Strength {
     #[must_use]
     pub fn weakness(self) -> i64 {
         900 - 8 * i64::from(self.0)
+    }
+
+    /// How often, in thousandths, each of the two newest stones goes unnoticed
+    /// ([`inattention`]): 500 at strength 0, falling with the square of the strength's
+    /// distance from full (125 at 50, 20 at 80), 0 at full strength.
+    #[must_use]
+    pub fn miss_rate(self) -> u32 {
+        let distance = u32::from(Strength::FULL.0 - self.0);
+        500 * distance * distance / 10_000
     }
 
     /// How many root moves the pick chooses among: 6 at strength 0, 2 from 76 up.
@@ -137,14 +146,8 @@ impl FromStr for Strength {
 
 /// Master's move at `strength`.
 pub fn choose(strength: Strength, board: &Board, ctx: &mut Context<'_>) -> Choice {
-    let mut quiet = |_: &Progress| {};
-    let observe: &mut dyn FnMut(&Progress) = match ctx.observe.as_mut() {
-        Some(observe) => *observe,
-        None => &mut quiet,
-    };
-    let request = |limits| Request::new(board, ctx.rule, ctx.me, limits).stop(ctx.stop);
     let Some(cap) = strength.depth_cap() else {
-        let result = ctx.searcher.search(request(ctx.limits).observe(observe));
+        let result = search(board, ctx, ctx.limits);
         return Choice {
             pos: result.best,
             report: Some(Report {
@@ -154,11 +157,36 @@ pub fn choose(strength: Strength, board: &Board, ctx: &mut Context<'_>) -> Choic
             }),
         };
     };
+    if let Some(view) = inattention::glance(board, ctx.rule, ctx.me, strength.miss_rate(), ctx.rng)
+    {
+        let choice = graded(strength, cap, &view, ctx);
+        // The overlooked stone's own cell, or a foul that only the real board makes.
+        if board.is_empty_at(choice.pos) && ctx.rule.is_legal(board, choice.pos, ctx.me) {
+            return choice;
+        }
+    }
+    graded(strength, cap, board, ctx)
+}
+
+/// The plain search of `board` under `limits`, told to the context's observer.
+fn search(board: &Board, ctx: &mut Context<'_>, limits: Limits) -> SearchResult {
+    let mut quiet = |_: &Progress| {};
+    let observe: &mut dyn FnMut(&Progress) = match ctx.observe.as_mut() {
+        Some(observe) => *observe,
+        None => &mut quiet,
+    };
+    let request = Request::new(board, ctx.rule, ctx.me, limits).stop(ctx.stop);
+    ctx.searcher.search(request.observe(observe))
+}
+
+/// The weakened choice on `board` (the real one or a glance at it): the search to the
+/// depth cap, then the pick among the best few.
+fn graded(strength: Strength, cap: u32, board: &Board, ctx: &mut Context<'_>) -> Choice {
     let limits = Limits {
         max_depth: Some(ctx.limits.max_depth.map_or(cap, |d| d.min(cap))),
         ..ctx.limits
     };
-    let result = ctx.searcher.search(request(limits).observe(observe));
+    let result = search(board, ctx, limits);
     let report = |search, pick| Report {
         search,
         strength: Some(strength),
@@ -172,12 +200,10 @@ pub fn choose(strength: Strength, board: &Board, ctx: &mut Context<'_>) -> Choic
         };
     }
     let pool = strength.pool();
-    let mut values = ctx.searcher.root_values(
-        &request(limits),
-        result.depth,
-        pool * TRIED_PER_KEPT,
-        result.best,
-    );
+    let request = Request::new(board, ctx.rule, ctx.me, limits).stop(ctx.stop);
+    let mut values =
+        ctx.searcher
+            .root_values(&request, result.depth, pool * TRIED_PER_KEPT, result.best);
     values.truncate(pool);
     let pos = pick(&values, strength.weakness(), ctx.rng).unwrap_or(result.best);
     Choice {
@@ -347,18 +373,33 @@ mod tests {
     fn the_pick_is_repeatable_by_seed_varied_by_seeds_and_among_the_best_few() {
         let (board, rule, me) = (quiet(), Rule::Freestyle, Color::Black);
         let s = Strength::MIN;
-        // The pool the pick must stay in, computed as the level does.
+        // The pools the pick must stay in, computed as the level does: on the board and on
+        // each glance at it that overlooks one or both newest stones.
         let mut searcher = Searcher::new(1 << 20);
         let limits = Limits {
             max_depth: s.depth_cap(),
             ..Limits::default()
         };
-        let request = Request::new(&board, rule, me, limits);
-        let result = searcher.search(Request::new(&board, rule, me, limits));
-        let mut values = searcher.root_values(&request, result.depth, 2 * s.pool(), result.best);
-        values.truncate(s.pool());
-        assert_eq!(values.len(), s.pool());
-        let pool: Vec<Pos> = values.iter().map(|&(p, _)| p).collect();
+        let newest = [at(8, 8), at(6, 6)]; // black's and white's last in the history
+        let mut pool = Vec::new();
+        for hidden in [&[][..], &newest[..1], &newest[1..], &newest[..]] {
+            let mut view = board.clone();
+            for &p in hidden {
+                view.remove(p).unwrap();
+            }
+            let request = Request::new(&view, rule, me, limits);
+            let result = searcher.search(Request::new(&view, rule, me, limits));
+            let mut values =
+                searcher.root_values(&request, result.depth, 2 * s.pool(), result.best);
+            values.truncate(s.pool());
+            assert_eq!(values.len(), s.pool());
+            pool.extend(
+                values
+                    .iter()
+                    .map(|&(p, _)| p)
+                    .filter(|&p| board.is_empty_at(p)),
+            );
+        }
         let mut seen = Vec::new();
         for seed in 0..24 {
             let c = play(s, &board, rule, me, Limits::default(), seed);
@@ -444,6 +485,33 @@ mod tests {
             .pos;
             assert_eq!(p, at(7, 3));
         }
+    }
+
+    #[test]
+    fn the_weakest_sometimes_overlooks_an_open_three_full_master_never() {
+        // White's last stone (7, 7) made an open three on row 7; black has nothing to attack.
+        let mut board = Board::new(15, 15).unwrap();
+        for (x, y, c) in [
+            (9, 9, Color::Black),
+            (5, 7, Color::White),
+            (2, 12, Color::Black),
+            (6, 7, Color::White),
+            (12, 3, Color::Black),
+            (7, 7, Color::White),
+        ] {
+            board.place(at(x, y), c).unwrap();
+        }
+        let defences = [at(3, 7), at(4, 7), at(8, 7), at(9, 7)];
+        let (rule, me, limits) = (Rule::Freestyle, Color::Black, nodes(20_000));
+        let full = play(Strength::FULL, &board, rule, me, limits, 0).pos;
+        assert!(defences.contains(&full), "{full}");
+        let missed = (0..40)
+            .filter(|&seed| {
+                !defences.contains(&play(Strength::MIN, &board, rule, me, limits, seed).pos)
+            })
+            .count();
+        // Each newest stone is overlooked half the time at strength 0: about 20 misses.
+        assert!((5..35).contains(&missed), "{missed} of 40 missed");
     }
 
     #[test]
