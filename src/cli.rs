@@ -46,9 +46,9 @@ pub struct Playing {
     #[arg(long, value_name = "NAME")]
     pub level: Option<Level>,
 
-    /// Master's strength, 0 (weakest) to 100 (full, the default): a depth cap and a
-    /// bounded random pick among the best few moves, graded between hard and full
-    /// master. `INFO strength N` changes it through the protocol.
+    /// Master's strength, 0 (weakest) to 100 (full, the default): blind spots, a node
+    /// budget and a bounded random pick among the best few moves, graded between hard
+    /// and full master. `INFO strength N` changes it through the protocol.
     #[arg(long, value_name = "0-100")]
     pub strength: Option<Strength>,
 }

@@ -35,11 +35,10 @@ pub fn board<W: Write>(
     }
     let mut thinking = request.think();
     let t = &mut thinking;
-    let cap = t.settings.level.judging_depth(t.settings.strength);
-    t.limits.max_depth = match (t.limits.max_depth, cap) {
-        (Some(d), Some(c)) => Some(d.min(c)),
-        (d, c) => d.or(c),
-    };
+    t.limits = t
+        .settings
+        .level
+        .judging_limits(t.settings.strength, t.limits);
     let mut judge = Judge {
         searcher: &mut *t.searcher,
         rule: t.settings.rule,

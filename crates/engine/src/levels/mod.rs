@@ -26,7 +26,7 @@ use crate::time::Limits;
 use classic::Classic;
 pub use strength::Strength;
 
-/// How deep the classic levels judge an opening ([`Level::judging_depth`]).
+/// How deep the classic levels judge an opening ([`Level::judging_limits`]).
 const CLASSIC_JUDGING_DEPTH: u32 = 4;
 
 /// A playing strength.
@@ -76,14 +76,21 @@ impl Level {
         }
     }
 
-    /// The deepest this level searches when it judges an opening (swap2's decisions):
-    /// master as deep as its strength allows, the classic levels, which have no search
-    /// of their own, at a shallow fixed depth that answers at once.
+    /// `limits` as this level judges an opening (swap2's decisions): master within its
+    /// strength's node budget, the classic levels, which have no search of their own, at a
+    /// shallow fixed depth that answers at once.
     #[must_use]
-    pub fn judging_depth(self, strength: Strength) -> Option<u32> {
+    pub fn judging_limits(self, strength: Strength, limits: Limits) -> Limits {
         match self {
-            Level::Master => strength.depth_cap(),
-            Level::Easy | Level::Normal | Level::Hard => Some(CLASSIC_JUDGING_DEPTH),
+            Level::Master => strength.bound(limits),
+            Level::Easy | Level::Normal | Level::Hard => Limits {
+                max_depth: Some(
+                    limits
+                        .max_depth
+                        .map_or(CLASSIC_JUDGING_DEPTH, |d| d.min(CLASSIC_JUDGING_DEPTH)),
+                ),
+                ..limits
+            },
         }
     }
 

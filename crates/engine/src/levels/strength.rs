@@ -1,10 +1,11 @@
 //! Graded strengths of the master level: Rapfi's `INFO STRENGTH` (itself Stockfish's
 //! "Skill Level") over our search.
 //!
-//! A [`Strength`] below [`Strength::FULL`] weakens master three ways, all here:
-//! - a depth cap, `2 + int(12 * (1 - 0.5^(s/100)))`: Rapfi's schedule `4 + int(24 * ...)`
-//!   halved, because our iterations count whole plies with forced replies free and reach
-//!   about half Rapfi's reported depth in the same time (depth 6 or 7 at 200 ms a move);
+//! A [`Strength`] below [`Strength::FULL`] weakens master four ways, all here:
+//! - blind spots: each of the two newest stones goes unnoticed with the
+//!   [`Strength::miss_rate`], and the move is chosen on the board without it
+//!   ([`inattention`]): the threats a weak human misses;
+//! - a node budget, [`Strength::node_budget`], doubling every 10 strength steps;
 //! - a small multi-PV: the most promising root moves are re-searched with a full window
 //!   at the depth reached, and the best [`Strength::pool`] kept;
 //! - a bounded stochastic pick among them: with `w` the weakness (0.9 at strength 0 down to
@@ -13,11 +14,12 @@
 //!   gaps by `1 - w` and the noise is bounded by [`NOISE_CAP`], so a move much worse than
 //!   the best (a lost one) is never played.
 //!
-//! The floor holds at every strength: the search plays our five and a proved forced win
-//! before any pick (its answers at depth 0), and the root's move generation lists only
-//! the block when the opponent has a five point (none when renju forbids it: then the
-//! search's own legal answer stands). Every move offered is a legal empty cell.
-//! At full strength none of this runs: the answer is the plain search's.
+//! The floor holds at every strength: nothing is overlooked while either side has a five
+//! point, the search plays our five and a proved forced win before any pick (its answers
+//! at depth 0), and the root's move generation lists only the block when the opponent has
+//! a five point (none when renju forbids it: then the search's own legal answer stands).
+//! Every move offered is a legal empty cell. At full strength none of this runs: the
+//! answer is the plain search's.
 
 use std::fmt;
 use std::str::FromStr;
@@ -59,14 +61,30 @@ impl Strength {
         self.0
     }
 
-    /// Deepest iteration, `None` at full strength.
+    /// The most nodes a move may search, `None` at full strength: 500 at strength 0,
+    /// doubling every 10 (16,000 at 50, 475,000 at 99). Nodes, not a depth: the budget
+    /// grows smoothly up to where the clock binds instead (about 160,000 nodes a second),
+    /// so the strengths below full join the full search without a gap, and the root's
+    /// VCF solver, which gets half the budget, misses the long wins of the weakest.
     #[must_use]
-    pub fn depth_cap(self) -> Option<u32> {
+    pub fn node_budget(self) -> Option<u64> {
         (self < Strength::FULL).then(|| {
-            let fraction = 1.0 - 0.5f64.powf(f64::from(self.0) / 100.0);
-            // In 0..6: the cast cannot truncate anything but the fraction.
-            2 + (12.0 * fraction) as u32
+            // At most 500 * 2^9.9: the cast loses only the fraction.
+            (500.0 * 2f64.powf(f64::from(self.0) / 10.0)) as u64
         })
+    }
+
+    /// `limits` bounded by [`Strength::node_budget`].
+    #[must_use]
+    pub fn bound(self, limits: Limits) -> Limits {
+        let max_nodes = match (limits.max_nodes, self.node_budget()) {
+            (Some(n), Some(b)) => Some(n.min(b)),
+            (n, b) => n.or(b),
+        };
+        Limits {
+            max_nodes,
+            ..limits
+        }
     }
 
     /// The weakness in thousandths: 900 at strength 0, 100 at 100.
@@ -146,7 +164,7 @@ impl FromStr for Strength {
 
 /// Master's move at `strength`.
 pub fn choose(strength: Strength, board: &Board, ctx: &mut Context<'_>) -> Choice {
-    let Some(cap) = strength.depth_cap() else {
+    if strength == Strength::FULL {
         let result = search(board, ctx, ctx.limits);
         return Choice {
             pos: result.best,
@@ -156,16 +174,16 @@ pub fn choose(strength: Strength, board: &Board, ctx: &mut Context<'_>) -> Choic
                 pick: None,
             }),
         };
-    };
+    }
     if let Some(view) = inattention::glance(board, ctx.rule, ctx.me, strength.miss_rate(), ctx.rng)
     {
-        let choice = graded(strength, cap, &view, ctx);
+        let choice = graded(strength, &view, ctx);
         // The overlooked stone's own cell, or a foul that only the real board makes.
         if board.is_empty_at(choice.pos) && ctx.rule.is_legal(board, choice.pos, ctx.me) {
             return choice;
         }
     }
-    graded(strength, cap, board, ctx)
+    graded(strength, board, ctx)
 }
 
 /// The plain search of `board` under `limits`, told to the context's observer.
@@ -179,13 +197,10 @@ fn search(board: &Board, ctx: &mut Context<'_>, limits: Limits) -> SearchResult 
     ctx.searcher.search(request.observe(observe))
 }
 
-/// The weakened choice on `board` (the real one or a glance at it): the search to the
-/// depth cap, then the pick among the best few.
-fn graded(strength: Strength, cap: u32, board: &Board, ctx: &mut Context<'_>) -> Choice {
-    let limits = Limits {
-        max_depth: Some(ctx.limits.max_depth.map_or(cap, |d| d.min(cap))),
-        ..ctx.limits
-    };
+/// The weakened choice on `board` (the real one or a glance at it): the search within the
+/// node budget, then the pick among the best few.
+fn graded(strength: Strength, board: &Board, ctx: &mut Context<'_>) -> Choice {
+    let limits = strength.bound(ctx.limits);
     let result = search(board, ctx, limits);
     let report = |search, pick| Report {
         search,
@@ -279,12 +294,6 @@ mod tests {
         }
     }
 
-    /// The iteration depth a choice reports.
-    fn depth_of(choice: &Choice) -> u32 {
-        let report = choice.report.as_ref();
-        report.map_or_else(|| panic!("{choice:?}"), |r| r.search.depth)
-    }
-
     /// A quiet opening, black to move: many moves are about as good.
     fn quiet() -> Board {
         Board::with_stones(15, 15, &[(7, 7), (8, 8)], &[(8, 7), (6, 6)]).unwrap()
@@ -300,21 +309,35 @@ mod tests {
     }
 
     #[test]
-    fn the_schedule_deepens_and_steadies_with_strength() {
-        let caps: Vec<u32> = [0, 25, 50, 75, 90, 99]
+    fn the_schedule_grows_and_steadies_with_strength() {
+        let budgets: Vec<u64> = [0, 10, 50, 99]
             .iter()
-            .map(|&n| strength(n).depth_cap().unwrap())
+            .map(|&n| strength(n).node_budget().unwrap())
             .collect();
-        // 2 + int(12 * (1 - 0.5^(s/100))): half of Rapfi's 4 + int(24 * ...).
-        assert_eq!(caps, [2, 3, 5, 6, 7, 7]);
-        assert_eq!(Strength::FULL.depth_cap(), None);
+        assert_eq!(budgets, [500, 1000, 16_000, 477_712]);
+        assert_eq!(Strength::FULL.node_budget(), None);
         for n in 0..100 {
             let (a, b) = (strength(n), strength(n + 1));
-            assert!(a.depth_cap() <= b.depth_cap().or(Some(u32::MAX)), "{n}");
+            assert!(a.node_budget() < b.node_budget().or(Some(u64::MAX)), "{n}");
             assert!(a.weakness() > b.weakness() && a.pool() >= b.pool(), "{n}");
+            assert!(a.miss_rate() >= b.miss_rate(), "{n}");
         }
         assert_eq!((Strength::MIN.weakness(), Strength::MIN.pool()), (900, 6));
         assert_eq!((strength(99).weakness(), strength(99).pool()), (108, 2));
+        assert_eq!(
+            (Strength::MIN.miss_rate(), strength(50).miss_rate()),
+            (500, 125)
+        );
+        assert_eq!(Strength::FULL.miss_rate(), 0);
+    }
+
+    #[test]
+    fn the_budget_bounds_the_limits_it_is_given() {
+        let s = strength(10);
+        assert_eq!(s.bound(Limits::default()).max_nodes, Some(1000));
+        assert_eq!(s.bound(nodes(300)).max_nodes, Some(300));
+        assert_eq!(Strength::FULL.bound(nodes(300)).max_nodes, Some(300));
+        assert_eq!(Strength::FULL.bound(Limits::default()).max_nodes, None);
     }
 
     #[test]
@@ -344,28 +367,16 @@ mod tests {
     }
 
     #[test]
-    fn a_low_strength_stops_at_its_depth_cap() {
-        // Without the cap the search would go on to the node limit, far deeper than 3.
-        let unbounded = play(
-            Strength::FULL,
-            &quiet(),
-            Rule::Freestyle,
-            Color::Black,
-            nodes(200_000),
-            1,
-        );
-        assert!(depth_of(&unbounded) > 3, "{unbounded:?}");
+    fn a_low_strength_stays_within_its_budget() {
+        // Without the budget the search would go on to the node limit.
+        let (board, rule, me) = (quiet(), Rule::Freestyle, Color::Black);
+        let unbounded = play(Strength::FULL, &board, rule, me, nodes(200_000), 1);
+        let searched = |c: &Choice| c.report.as_ref().map_or(0, |r| r.search.nodes);
+        assert!(searched(&unbounded) > 100_000, "{unbounded:?}");
         for n in [0, 25] {
-            let c = play(
-                strength(n),
-                &quiet(),
-                Rule::Freestyle,
-                Color::Black,
-                nodes(200_000),
-                1,
-            );
-            let cap = strength(n).depth_cap().unwrap();
-            assert_eq!(depth_of(&c), cap, "{c:?}");
+            let c = play(strength(n), &board, rule, me, nodes(200_000), 1);
+            let budget = strength(n).node_budget().unwrap();
+            assert!(searched(&c) <= budget + 64, "{} > {budget}", searched(&c));
         }
     }
 
@@ -375,11 +386,7 @@ mod tests {
         let s = Strength::MIN;
         // The pools the pick must stay in, computed as the level does: on the board and on
         // each glance at it that overlooks one or both newest stones.
-        let mut searcher = Searcher::new(1 << 20);
-        let limits = Limits {
-            max_depth: s.depth_cap(),
-            ..Limits::default()
-        };
+        let limits = s.bound(Limits::default());
         let newest = [at(8, 8), at(6, 6)]; // black's and white's last in the history
         let mut pool = Vec::new();
         for hidden in [&[][..], &newest[..1], &newest[1..], &newest[..]] {
@@ -387,6 +394,8 @@ mod tests {
             for &p in hidden {
                 view.remove(p).unwrap();
             }
+            // A fresh table, as each of the level's searches below starts with.
+            let mut searcher = Searcher::new(1 << 20);
             let request = Request::new(&view, rule, me, limits);
             let result = searcher.search(Request::new(&view, rule, me, limits));
             let mut values =
