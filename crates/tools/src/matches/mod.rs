@@ -46,7 +46,7 @@ use incidents::Incidents;
 use openings::{OpeningFormat, OpeningOrder};
 use referee::{PlayedGame, Player, Settings};
 use schedule::{Format, GameId, Shard};
-use stats::{GameResult, Penta, Sprt, SprtState, Wdl};
+use stats::{EloEstimate, GameResult, Penta, Sprt, SprtState, SprtTrace, Wdl};
 
 /// How long an engine gets to exit after `END` before it is killed (GomocupJudge: 0.5 s).
 pub const END_GRACE: Duration = Duration::from_millis(500);
@@ -329,6 +329,25 @@ impl MatchPlan {
         })
     }
 
+    fn names(&self) -> [&str; 2] {
+        self.specs.each_ref().map(|s| s.name.as_str())
+    }
+
+    /// `Match: a vs b`.
+    fn title(&self) -> String {
+        let [a, b] = self.names();
+        format!("Match: {a} vs {b}")
+    }
+
+    /// `52 of 52 games played; standard 15x15; …`.
+    fn played_line(&self, played: usize) -> String {
+        format!(
+            "{played} of {} games played; {}",
+            self.total,
+            self.settings.conditions(self.seed)
+        )
+    }
+
     /// Whether the first engine has black in game `i`, and the game's opening.
     fn game(&self, i: usize) -> (bool, &[Pos]) {
         let slot = if self.repeat { i / 2 } else { i };
@@ -395,6 +414,42 @@ fn parse_tc(tc: &str) -> Result<(u64, Option<u64>), String> {
     Ok((turn, (game > 0).then_some(game)))
 }
 
+impl MatchScore {
+    /// `Score of a vs b: +46 =0 -6  (0.885)`.
+    #[must_use]
+    pub fn score_line(&self, [a, b]: [&str; 2]) -> String {
+        let fraction = self
+            .total
+            .score()
+            .map_or("-".to_owned(), |x| format!("{x:.3}"));
+        format!("Score of {a} vs {b}: {}  ({fraction})", self.total)
+    }
+
+    /// `Elo difference: +353.8 (95% interval +238.4 to +612.7)`.
+    #[must_use]
+    pub fn elo_line(&self) -> String {
+        match self.elo {
+            Some(e) if e.elo.is_infinite() => format!(
+                "Elo difference: {} (one side scored every point: no interval)",
+                fmt_elo(e.elo)
+            ),
+            Some(e) => format!(
+                "Elo difference: {} (95% interval {} to {})",
+                fmt_elo(e.elo),
+                fmt_elo(e.low),
+                fmt_elo(e.high)
+            ),
+            None => "Elo difference: no games".to_owned(),
+        }
+    }
+
+    /// `LOS: 100.0 %`, once a game is decisive.
+    #[must_use]
+    pub fn los_line(&self) -> Option<String> {
+        self.los.map(|los| format!("LOS: {:.1} %", 100.0 * los))
+    }
+}
+
 /// Everything counted so far, from the first engine's side unless said otherwise.
 struct Tally {
     /// `[engine][colour]` from that engine's side.
@@ -406,6 +461,23 @@ struct Tally {
     pair_first: Vec<Option<GameResult>>,
     penta: Penta,
     played: usize,
+    /// The SPRT's LLR after each game, in the order they finished (the order it stops in).
+    sprt: Option<SprtTrace>,
+}
+
+/// The match's score, from the first engine's side unless said otherwise: what the
+/// progress line and the summary print and the report draws, computed once a game.
+#[derive(Clone, Debug)]
+pub struct MatchScore {
+    pub total: Wdl,
+    /// `[engine][colour]`: each engine's results as black and as white, from its side.
+    pub by_colour: [[Wdl; 2]; 2],
+    /// The Elo difference with its 95 % interval, once a game is played.
+    pub elo: Option<EloEstimate>,
+    /// The likelihood of superiority, once a game is decisive.
+    pub los: Option<f64>,
+    /// The pentanomial counts, with `--repeat`.
+    pub penta: Option<Penta>,
 }
 
 impl Tally {
@@ -434,21 +506,24 @@ impl Tally {
                 None => self.pair_first[pair] = Some(result),
             }
         }
+        if let Some(trace) = &mut self.sprt {
+            trace.push(self.total, plan.repeat.then_some(self.penta));
+        }
     }
 
-    /// The SPRT's LLR: over pairs with `--repeat`, else over games.
-    fn llr(&self, plan: &MatchPlan) -> Option<f64> {
-        let sprt = plan.sprt?;
-        Some(if plan.repeat {
-            sprt.llr_pentanomial(self.penta)
-        } else {
-            sprt.llr_trinomial(self.total)
-        })
+    fn score(&self, plan: &MatchPlan) -> MatchScore {
+        MatchScore {
+            total: self.total,
+            by_colour: self.by_colour,
+            elo: stats::elo(self.total),
+            los: stats::los(self.total),
+            penta: plan.repeat.then_some(self.penta),
+        }
     }
 
-    fn progress(&self, plan: &MatchPlan) -> String {
+    fn progress(&self, plan: &MatchPlan, score: &MatchScore) -> String {
         let mut line = format!("[{}/{}] {}", self.played, plan.total, self.total);
-        if let Some(e) = stats::elo(self.total).filter(|e| e.elo.is_finite()) {
+        if let Some(e) = score.elo.filter(|e| e.elo.is_finite()) {
             line.push_str(&format!(
                 "  Elo {} [{}, {}]",
                 fmt_elo(e.elo),
@@ -456,8 +531,8 @@ impl Tally {
                 fmt_elo(e.high)
             ));
         }
-        if let Some(llr) = self.llr(plan) {
-            line.push_str(&format!("  LLR {llr:.2}"));
+        if let Some(trace) = &self.sprt {
+            line.push_str(&format!("  LLR {:.2}", trace.last()));
         }
         let faults: Vec<u32> = self
             .incidents
@@ -513,6 +588,7 @@ pub fn run(args: &MatchArgs, seed: Option<u64>) -> Result<(), String> {
         pair_first: Vec::new(),
         penta: Penta::default(),
         played: 0,
+        sprt: plan.sprt.map(SprtTrace::new),
     };
     let mut io_error = None;
     let abouts = thread::scope(|scope| {
@@ -549,17 +625,18 @@ pub fn run(args: &MatchArgs, seed: Option<u64>) -> Result<(), String> {
             if let Err(e) = write_records(&plan, args, &mut records, i, &game) {
                 io_error.get_or_insert(e);
             }
-            let line = tally.progress(&plan);
+            let score = tally.score(&plan);
+            let line = tally.progress(&plan, &score);
             if terminal {
                 eprint!("\r{line}   ");
             } else {
                 eprintln!("{line}");
             }
-            let decided = plan
+            if tally
                 .sprt
-                .zip(tally.llr(&plan))
-                .is_some_and(|(s, llr)| s.state(llr) != SprtState::Continue);
-            if decided {
+                .as_ref()
+                .is_some_and(|t| t.state() != SprtState::Continue)
+            {
                 stop.store(true, Ordering::Relaxed);
             }
         }
@@ -579,7 +656,7 @@ pub fn run(args: &MatchArgs, seed: Option<u64>) -> Result<(), String> {
         }
         abouts
     });
-    print!("{}", summary(&plan, &tally, &abouts));
+    print!("{}", summary(&plan, &tally, &tally.score(&plan), &abouts));
     io_error.map_or(Ok(()), Err)
 }
 
@@ -709,21 +786,19 @@ fn write_records(
     )
 }
 
-fn summary(plan: &MatchPlan, t: &Tally, abouts: &[Option<String>; 2]) -> String {
-    let s = &plan.settings;
-    let [a, b] = [&plan.specs[0].name, &plan.specs[1].name];
+fn summary(
+    plan: &MatchPlan,
+    t: &Tally,
+    score: &MatchScore,
+    abouts: &[Option<String>; 2],
+) -> String {
     let mut out = String::new();
     let mut line = |l: String| {
         out.push_str(&l);
         out.push('\n');
     };
-    line(format!("Match: {a} vs {b}"));
-    line(format!(
-        "  {} of {} games played; {}",
-        t.played,
-        plan.total,
-        s.conditions(plan.seed)
-    ));
+    line(plan.title());
+    line(format!("  {}", plan.played_line(t.played)));
     for (spec, about) in plan.specs.iter().zip(abouts) {
         let about = about.as_deref().unwrap_or("(no ABOUT answer)");
         line(format!(
@@ -732,42 +807,22 @@ fn summary(plan: &MatchPlan, t: &Tally, abouts: &[Option<String>; 2]) -> String 
             spec.argv.join(" ")
         ));
     }
-    let score = t
-        .total
-        .score()
-        .map_or("-".to_owned(), |x| format!("{x:.3}"));
-    line(format!("Score of {a} vs {b}: {}  ({score})", t.total));
-    for (spec, wdl) in plan.specs.iter().zip(&t.by_colour) {
+    line(score.score_line(plan.names()));
+    for (spec, wdl) in plan.specs.iter().zip(&score.by_colour) {
         line(format!(
             "  {}: as black {}, as white {}",
             spec.name, wdl[0], wdl[1]
         ));
     }
-    match stats::elo(t.total) {
-        Some(e) if e.elo.is_infinite() => line(format!(
-            "Elo difference: {} (one side scored every point: no interval)",
-            fmt_elo(e.elo)
-        )),
-        Some(e) => line(format!(
-            "Elo difference: {} (95% interval {} to {})",
-            fmt_elo(e.elo),
-            fmt_elo(e.low),
-            fmt_elo(e.high)
-        )),
-        None => line("Elo difference: no games".to_owned()),
+    line(score.elo_line());
+    if let Some(los) = score.los_line() {
+        line(los);
     }
-    if let Some(los) = stats::los(t.total) {
-        line(format!("LOS: {:.1} %", 100.0 * los));
+    if let Some(penta) = score.penta {
+        line(penta.line());
     }
-    if plan.repeat {
-        line(format!(
-            "Pentanomial [0, 0.5, 1, 1.5, 2]: {} ({} pairs)",
-            t.penta,
-            t.penta.pairs()
-        ));
-    }
-    if let (Some(sprt), Some(llr)) = (plan.sprt, t.llr(plan)) {
-        line(sprt.report(llr));
+    if let Some(trace) = &t.sprt {
+        line(trace.report());
     }
     t.incidents
         .lines(&plan.specs, "Endings")

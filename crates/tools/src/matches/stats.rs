@@ -238,6 +238,15 @@ impl Penta {
     pub fn pairs(&self) -> u32 {
         self.0.iter().sum()
     }
+
+    /// The summary's line: `Pentanomial [0, 0.5, 1, 1.5, 2]: [0, 1, 4, 2, 1] (8 pairs)`.
+    #[must_use]
+    pub fn line(&self) -> String {
+        format!(
+            "Pentanomial [0, 0.5, 1, 1.5, 2]: {self} ({} pairs)",
+            self.pairs()
+        )
+    }
 }
 
 impl fmt::Display for Penta {
@@ -370,6 +379,59 @@ impl Sprt {
         } else {
             SprtState::Continue
         }
+    }
+}
+
+/// An SPRT with its LLR after every game: the last value is the verdict's, the whole path
+/// is what the report draws.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SprtTrace {
+    pub sprt: Sprt,
+    /// `llr[k]`: the LLR after `k` games; `llr[0]` is 0 (no sample yet).
+    pub llr: Vec<f64>,
+}
+
+impl SprtTrace {
+    #[must_use]
+    pub fn new(sprt: Sprt) -> SprtTrace {
+        SprtTrace {
+            sprt,
+            llr: vec![0.0],
+        }
+    }
+
+    /// Adds the LLR after one more game: over the pairs `penta` counts when the games come
+    /// in pairs (`--repeat`), else over the games `total` counts. Half a pair adds no
+    /// sample, so it repeats the last value.
+    pub fn push(&mut self, total: Wdl, penta: Option<Penta>) {
+        let llr = match penta {
+            Some(penta) => self.sprt.llr_pentanomial(penta),
+            None => self.sprt.llr_trinomial(total),
+        };
+        self.llr.push(llr);
+    }
+
+    /// The LLR after the last game.
+    #[must_use]
+    pub fn last(&self) -> f64 {
+        self.llr.last().copied().unwrap_or(0.0)
+    }
+
+    /// The games counted.
+    #[must_use]
+    pub fn games(&self) -> usize {
+        self.llr.len() - 1
+    }
+
+    #[must_use]
+    pub fn state(&self) -> SprtState {
+        self.sprt.state(self.last())
+    }
+
+    /// The summary's SPRT line ([`Sprt::report`]) for the last LLR.
+    #[must_use]
+    pub fn report(&self) -> String {
+        self.sprt.report(self.last())
     }
 }
 
@@ -534,5 +596,33 @@ mod tests {
         assert!(Sprt::new(5.0, 0.0, 0.05, 0.05).is_err());
         assert!(Sprt::new(0.0, 5.0, 0.0, 0.05).is_err());
         assert!(Sprt::new(0.0, 5.0, 0.05, 1.0).is_err());
+    }
+
+    #[test]
+    fn a_trace_keeps_the_llr_of_every_game_and_pairs_count_when_complete() {
+        let sprt = Sprt::new(0.0, 10.0, 0.05, 0.05).unwrap();
+        let mut trinomial = SprtTrace::new(sprt);
+        let mut pairs = SprtTrace::new(sprt);
+        let mut total = Wdl::default();
+        let mut penta = Penta::default();
+        for (k, result) in [GameResult::Win, GameResult::Draw, GameResult::Win]
+            .into_iter()
+            .enumerate()
+        {
+            total.add(result);
+            if k == 1 {
+                penta.add(GameResult::Win, GameResult::Draw);
+            }
+            trinomial.push(total, None);
+            pairs.push(total, Some(penta));
+        }
+        assert_eq!(trinomial.games(), 3);
+        assert_eq!(trinomial.llr[0], 0.0);
+        assert_eq!(trinomial.last(), sprt.llr_trinomial(total));
+        // The first game is half a pair: no sample yet; the third starts another.
+        assert_eq!(pairs.llr[1], 0.0);
+        assert_eq!(pairs.llr[2], sprt.llr_pentanomial(penta));
+        assert_eq!(pairs.llr[3], pairs.llr[2]);
+        assert_eq!(pairs.report(), sprt.report(pairs.llr[2]));
     }
 }

@@ -2,7 +2,7 @@
 //! identity in its PGN tags, so that `--resume` continues a run from its PGN, `--shard K/N`
 //! plays a slice of the schedule and `--merge` joins the slices' PGNs.
 //!
-//! The standings ([`standings`]) are a function of the games alone, printed in schedule
+//! The standings ([`Standings`]) are a function of the games alone, printed in schedule
 //! order, so one run, a resumed run and the merge of its shards print the same block.
 //! With `--resume`, the games in the PGN are checked against the schedule the command line
 //! gives: a game that does not fit (another tournament, other engines) is an error rather
@@ -25,7 +25,7 @@ use super::pgn::{self, ReadGame};
 use super::rating::Anchor;
 use super::referee::{self, PlayedGame, Player, Settings};
 use super::schedule::{self, Format, GameId, Shard};
-use super::standings::{Outcome, standings};
+use super::standings::{Outcome, Standings};
 use super::stats::{GameResult, Sprt};
 use super::{Common, END_GRACE, MatchArgs, Records, append, parse_sprt};
 
@@ -81,6 +81,29 @@ impl Plan {
             sprt,
             seed,
         })
+    }
+
+    /// `Tournament: round robin of 3 engines`.
+    fn title(&self) -> String {
+        let format = match self.format {
+            Format::RoundRobin => "round robin",
+            Format::Gauntlet => "gauntlet",
+        };
+        format!("Tournament: {format} of {} engines", self.specs.len())
+    }
+
+    /// `12 of 12 games played`, with the shard and the games resumed.
+    fn played_line(&self, played: usize, in_shard: usize, resumed: usize) -> String {
+        let slice = match self.shard {
+            Some(shard) => format!(" (shard {shard} of {} games)", self.schedule.len()),
+            None => String::new(),
+        };
+        let resumed = if resumed > 0 {
+            format!(", {resumed} of them resumed")
+        } else {
+            String::new()
+        };
+        format!("{played} of {in_shard} games played{slice}{resumed}")
     }
 
     fn names(&self) -> Vec<String> {
@@ -349,31 +372,17 @@ fn summary(
     seen: &Incidents,
     abouts: &[Option<String>],
 ) -> String {
-    let s = &plan.settings;
     let mut out = String::new();
     let mut line = |l: String| {
         out.push_str(&l);
         out.push('\n');
     };
-    let format = match plan.format {
-        Format::RoundRobin => "round robin",
-        Format::Gauntlet => "gauntlet",
-    };
-    let slice = match plan.shard {
-        Some(shard) => format!(" (shard {shard} of {} games)", plan.schedule.len()),
-        None => String::new(),
-    };
-    let resumed = if resumed > 0 {
-        format!(", {resumed} of them resumed")
-    } else {
-        String::new()
-    };
     line(format!(
-        "Tournament: {format} of {} engines; {} of {in_shard} games played{slice}{resumed}",
-        plan.specs.len(),
-        outcomes.len()
+        "{}; {}",
+        plan.title(),
+        plan.played_line(outcomes.len(), in_shard, resumed)
     ));
-    line(format!("  {}", s.conditions(plan.seed)));
+    line(format!("  {}", plan.settings.conditions(plan.seed)));
     for (k, (spec, about)) in plan.specs.iter().zip(abouts).enumerate() {
         let about = about.as_deref().unwrap_or("(no ABOUT answer)");
         line(format!(
@@ -383,7 +392,7 @@ fn summary(
             spec.argv.join(" ")
         ));
     }
-    out.push_str(&standings(&plan.names(), outcomes, plan.anchor, plan.sprt));
+    out.push_str(&Standings::new(&plan.names(), outcomes, plan.anchor, plan.sprt).to_string());
     for l in seen.lines(&plan.specs, "Endings (this run)") {
         out.push_str(&l);
         out.push('\n');
@@ -448,7 +457,7 @@ pub fn merge(args: &MatchArgs) -> Result<(), String> {
         .collect();
     let anchor = parse_anchor(args.anchor.as_deref(), &names)?;
     let sprt = parse_sprt(args)?;
-    print!("{}", standings(&names, &outcomes, anchor, sprt));
+    print!("{}", Standings::new(&names, &outcomes, anchor, sprt));
     Ok(())
 }
 
