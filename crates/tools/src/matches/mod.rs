@@ -20,6 +20,7 @@ pub mod psq;
 pub mod quirks;
 pub mod rating;
 pub mod referee;
+pub mod report;
 pub mod said;
 pub mod schedule;
 pub mod sgf;
@@ -35,7 +36,7 @@ use std::sync::mpsc::channel;
 use std::thread;
 use std::time::Duration;
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 
 use hoshi::board::{Color, Pos};
 use hoshi::rng::Rng;
@@ -45,6 +46,7 @@ use engine::{EngineSpec, split_command};
 use incidents::Incidents;
 use openings::{OpeningFormat, OpeningOrder};
 use referee::{PlayedGame, Player, Settings};
+use report::{EngineRow, GameRow, Record, RecordKind, Report, ReportFile, Results};
 use schedule::{Format, GameId, Shard};
 use stats::{EloEstimate, GameResult, Penta, Sprt, SprtState, SprtTrace, Wdl};
 
@@ -146,6 +148,9 @@ pub struct MatchArgs {
     /// An engine option, sent to that engine (by name, or 1 or 2) as `INFO KEY VALUE`.
     #[arg(long = "option", value_name = "NAME=KEY=VALUE")]
     pub options: Vec<String>,
+    /// Write the run as one HTML page (crosstable, ratings, SPRT, games), after every game.
+    #[arg(long, value_name = "FILE.html")]
+    pub report: Option<PathBuf>,
 }
 
 /// A validated match: the engines, the settings and the games to play.
@@ -161,12 +166,16 @@ struct MatchPlan {
     seed: u64,
     /// Each game's identity, for the records.
     schedule: Vec<GameId>,
+    /// The openings in words, for the report.
+    openings_line: String,
 }
 
 /// What a match and a tournament share: the game settings and the ordered openings.
 struct Common {
     settings: Settings,
     openings: Vec<Vec<Pos>>,
+    /// The openings in words, for the report.
+    openings_line: String,
     /// Games of each pairing: `--games` times `--rounds`.
     per_pairing: usize,
 }
@@ -209,10 +218,33 @@ impl Common {
                 max_memory: args.max_memory,
                 adjudicate: args.adjudicate,
             },
+            openings_line: openings_line(args, openings.len()),
             openings,
             per_pairing,
         })
     }
+}
+
+/// `openings: 26 from renju26.txt (offset, sequential), each played twice, colours
+/// swapped`.
+fn openings_line(args: &MatchArgs, count: usize) -> String {
+    let Some(path) = &args.openings else {
+        return "openings: none, every game starts on an empty board".to_owned();
+    };
+    let name = |value: Option<clap::builder::PossibleValue>| {
+        value.map_or(String::new(), |v| v.get_name().to_owned())
+    };
+    format!(
+        "openings: {count} from {} ({}, {}){}",
+        path.display(),
+        name(args.openings_format.to_possible_value()),
+        name(args.openings_order.to_possible_value()),
+        if args.repeat {
+            ", each played twice, colours swapped"
+        } else {
+            ""
+        }
+    )
 }
 
 fn parse_sprt(args: &MatchArgs) -> Result<Option<Sprt>, String> {
@@ -326,6 +358,7 @@ impl MatchPlan {
             sprt,
             seed,
             schedule,
+            openings_line: common.openings_line,
         })
     }
 
@@ -346,6 +379,12 @@ impl MatchPlan {
             self.total,
             self.settings.conditions(self.seed)
         )
+    }
+
+    /// The names of the players with black and with white in game `i`.
+    fn players(&self, i: usize) -> [&str; 2] {
+        let [a, b] = self.names();
+        if self.game(i).0 { [a, b] } else { [b, a] }
     }
 
     /// Whether the first engine has black in game `i`, and the game's opening.
@@ -463,6 +502,8 @@ struct Tally {
     played: usize,
     /// The SPRT's LLR after each game, in the order they finished (the order it stops in).
     sprt: Option<SprtTrace>,
+    /// Each engine's first answer to `ABOUT`.
+    abouts: [Option<String>; 2],
 }
 
 /// The match's score, from the first engine's side unless said otherwise: what the
@@ -576,10 +617,9 @@ pub fn run(args: &MatchArgs, seed: Option<u64>) -> Result<(), String> {
              (it is on Linux and Windows)"
         );
     }
-    let mut records = Records::open(args)?;
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let (tx, rx) = channel::<(usize, PlayedGame)>();
+    let (tx, rx) = channel::<(usize, PlayedGame, [Option<String>; 2])>();
     let terminal = std::io::stderr().is_terminal();
     let mut tally = Tally {
         by_colour: Default::default(),
@@ -589,9 +629,21 @@ pub fn run(args: &MatchArgs, seed: Option<u64>) -> Result<(), String> {
         penta: Penta::default(),
         played: 0,
         sprt: plan.sprt.map(SprtTrace::new),
+        abouts: [None, None],
     };
+    let mut page = Page::open(args)?;
+    if let Some(page) = &page {
+        page.file.write(&match_report(
+            &plan,
+            &tally,
+            &tally.score(&plan),
+            page,
+            false,
+        ))?;
+    }
+    let mut records = Records::open(args)?;
     let mut io_error = None;
-    let abouts = thread::scope(|scope| {
+    thread::scope(|scope| {
         let workers: Vec<_> = (0..plan.concurrency)
             .map(|_| {
                 let tx = tx.clone();
@@ -607,25 +659,38 @@ pub fn run(args: &MatchArgs, seed: Option<u64>) -> Result<(), String> {
                         let [a, b] = &mut players;
                         let seats = if a_black { [a, b] } else { [b, a] };
                         let game = referee::play(seats, &plan.settings, opening);
-                        if tx.send((i, game)).is_err() {
+                        let abouts = players.each_ref().map(|p| p.about.clone());
+                        if tx.send((i, game, abouts)).is_err() {
                             break;
                         }
                     }
                     for p in &mut players {
                         p.quit(END_GRACE);
                     }
-                    players.map(|p| (p.about, p.sightings))
+                    players.map(|p| p.sightings)
                 })
             })
             .collect();
         drop(tx);
-        for (i, game) in rx {
+        for (i, game, abouts) in rx {
             warn(&plan, i, &game, &tally, terminal);
             tally.record(&plan, i, &game);
+            for (known, about) in tally.abouts.iter_mut().zip(abouts) {
+                *known = known.take().or(about);
+            }
             if let Err(e) = write_records(&plan, args, &mut records, i, &game) {
                 io_error.get_or_insert(e);
             }
             let score = tally.score(&plan);
+            if let Some(page) = &mut page {
+                page.add(plan.schedule[i].number, plan.players(i), &game);
+                if let Err(e) = page
+                    .file
+                    .write(&match_report(&plan, &tally, &score, page, false))
+                {
+                    io_error.get_or_insert(e);
+                }
+            }
             let line = tally.progress(&plan, &score);
             if terminal {
                 eprint!("\r{line}   ");
@@ -643,21 +708,61 @@ pub fn run(args: &MatchArgs, seed: Option<u64>) -> Result<(), String> {
         if terminal {
             eprintln!();
         }
-        let mut abouts: [Option<String>; 2] = [None, None];
         for w in workers {
             if let Ok(found) = w.join() {
-                for (k, (about, sightings)) in found.into_iter().enumerate() {
-                    abouts[k] = abouts[k].take().or(about);
+                for (k, sightings) in found.into_iter().enumerate() {
                     sightings
                         .iter()
                         .for_each(|s| tally.incidents.quirks[k].add(s));
                 }
             }
         }
-        abouts
     });
-    print!("{}", summary(&plan, &tally, &tally.score(&plan), &abouts));
+    let score = tally.score(&plan);
+    print!("{}", summary(&plan, &tally, &score));
+    if let Some(page) = &page
+        && let Err(e) = page
+            .file
+            .write(&match_report(&plan, &tally, &score, page, true))
+    {
+        io_error.get_or_insert(e);
+    }
     io_error.map_or(Ok(()), Err)
+}
+
+/// The summary's heading of the endings, faults and quirks.
+const ENDINGS: &str = "Endings";
+
+/// The report's view of the match after the games in `tally`.
+fn match_report<'a>(
+    plan: &'a MatchPlan,
+    tally: &'a Tally,
+    score: &'a MatchScore,
+    page: &'a Page,
+    finished: bool,
+) -> Report<'a> {
+    Report {
+        title: plan.title(),
+        facts: vec![plan.played_line(tally.played), plan.openings_line.clone()],
+        finished,
+        engines: plan
+            .specs
+            .iter()
+            .zip(&tally.abouts)
+            .map(|(spec, about)| EngineRow {
+                name: &spec.name,
+                argv: &spec.argv,
+                about: about.as_deref(),
+            })
+            .collect(),
+        results: Results::Match {
+            score,
+            sprt: tally.sprt.as_ref(),
+        },
+        incidents: tally.incidents.lines(&plan.specs, ENDINGS),
+        records: &page.records,
+        games: &page.games,
+    }
 }
 
 /// Logs each quirk of a game that is worth a warning, and shows the first of each kind
@@ -736,7 +841,7 @@ impl Records {
                 .map_err(|e| format!("cannot write the SGF: {e}"))?;
         }
         if let Some(dir) = &self.psq {
-            let path = dir.join(format!("game-{:04}.psq", id.number));
+            let path = dir.join(psq::file_name(id.number));
             File::create(&path)
                 .and_then(|f| {
                     let mut w = BufWriter::new(f);
@@ -753,6 +858,58 @@ impl Records {
                 .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         }
         Ok(())
+    }
+}
+
+/// The `--report` page of a run, and the games it lists.
+struct Page {
+    file: ReportFile,
+    /// The record files the games link to.
+    records: Vec<Record>,
+    games: Vec<GameRow>,
+}
+
+impl Page {
+    /// The page `args` ask for, linking the records they ask for.
+    fn open(args: &MatchArgs) -> Result<Option<Page>, String> {
+        let Some(path) = &args.report else {
+            return Ok(None);
+        };
+        let records: Vec<Record> = [
+            (RecordKind::Pgn, &args.pgn),
+            (RecordKind::Sgf, &args.sgf),
+            (RecordKind::Psq, &args.psq),
+        ]
+        .into_iter()
+        .filter_map(|(kind, path)| path.clone().map(|path| Record { kind, path }))
+        .collect();
+        Ok(Some(Page {
+            file: ReportFile::new(path, &records)?,
+            records,
+            games: Vec::new(),
+        }))
+    }
+
+    /// Lists game `number`, played in this run by `players` (black, white).
+    fn add(&mut self, number: usize, players: [&str; 2], game: &PlayedGame) {
+        self.games
+            .push(GameRow::played(number, players, game, &self.records));
+    }
+
+    /// Lists a game of the PGN being resumed, linked to that PGN and to its PSQ file if
+    /// the earlier run wrote one (whether the SGF holds it is not known).
+    fn add_resumed(&mut self, game: &pgn::ReadGame) {
+        let links = self
+            .records
+            .iter()
+            .map(|r| r.of_game(game.id.number))
+            .filter(|link| match link.kind {
+                RecordKind::Pgn => true,
+                RecordKind::Psq => link.path.is_file(),
+                RecordKind::Sgf => false,
+            })
+            .collect();
+        self.games.push(GameRow::read(game, links));
     }
 }
 
@@ -773,25 +930,17 @@ fn write_records(
     i: usize,
     game: &PlayedGame,
 ) -> Result<(), String> {
-    let (a_black, _) = plan.game(i);
-    let [a, b] = &plan.specs;
-    let (first, second) = if a_black { (a, b) } else { (b, a) };
     let place = [i / args.games + 1, i % args.games + 1];
     records.write(
         &plan.schedule[i],
         place,
-        [&first.name, &second.name],
+        plan.players(i),
         &plan.settings,
         game,
     )
 }
 
-fn summary(
-    plan: &MatchPlan,
-    t: &Tally,
-    score: &MatchScore,
-    abouts: &[Option<String>; 2],
-) -> String {
+fn summary(plan: &MatchPlan, t: &Tally, score: &MatchScore) -> String {
     let mut out = String::new();
     let mut line = |l: String| {
         out.push_str(&l);
@@ -799,7 +948,7 @@ fn summary(
     };
     line(plan.title());
     line(format!("  {}", plan.played_line(t.played)));
-    for (spec, about) in plan.specs.iter().zip(abouts) {
+    for (spec, about) in plan.specs.iter().zip(&t.abouts) {
         let about = about.as_deref().unwrap_or("(no ABOUT answer)");
         line(format!(
             "  {}: {}  [{about}]",
@@ -825,7 +974,7 @@ fn summary(
         line(trace.report());
     }
     t.incidents
-        .lines(&plan.specs, "Endings")
+        .lines(&plan.specs, ENDINGS)
         .into_iter()
         .for_each(&mut line);
     out

@@ -27,7 +27,8 @@ pub fn result_token(winner: Option<Color>) -> &'static str {
 }
 
 /// The standard `Termination` value for an ending.
-fn termination(ending: &Termination) -> &'static str {
+#[must_use]
+pub fn termination(ending: &Termination) -> &'static str {
     match ending {
         Termination::Five | Termination::FullBoard => "normal",
         Termination::Foul(_) => "rules infraction",
@@ -84,6 +85,8 @@ pub struct ReadGame {
     /// The names of the players with black and with white.
     pub names: [String; 2],
     pub winner: Option<Color>,
+    /// The `Termination` tag, if the game has one.
+    pub termination: Option<String>,
 }
 
 /// A PGN's complete games, and the length of the text they take: whatever follows is a
@@ -222,6 +225,7 @@ fn game_from_tags(
         },
         names: [tag("White")?.to_owned(), tag("Black")?.to_owned()],
         winner,
+        termination: tag("Termination").ok().map(str::to_owned),
     })
 }
 
@@ -317,6 +321,7 @@ mod tests {
         assert_eq!(g.id, id());
         assert_eq!(g.names, ["x \\ y".to_owned(), "z".to_owned()]);
         assert_eq!(g.winner, None);
+        assert_eq!(g.termination.as_deref(), Some("normal"));
         for cut in [whole + 5, text.len() - 3] {
             let torn = read(&text[..cut]).unwrap();
             assert_eq!(torn.games.len(), 1, "{cut}");

@@ -15,6 +15,12 @@ use hoshi::board::Pos;
 
 use super::referee::{Move, Termination};
 
+/// The file of game `number` (from 1) in the `--psq` folder: `game-0012.psq`.
+#[must_use]
+pub fn file_name(number: usize) -> String {
+    format!("game-{number:04}.psq")
+}
+
 /// Writes a game.
 pub fn write(
     w: &mut impl Write,

@@ -106,14 +106,6 @@ impl Standings {
         f64::from(w.wins) + f64::from(w.draws) / 2.0
     }
 
-    /// Engine `i`'s score as a percentage (`87.5%`), `-` before any game.
-    #[must_use]
-    pub fn percent(&self, i: usize) -> String {
-        self.wdl[i]
-            .score()
-            .map_or("-".to_owned(), |s| format!("{:.1}%", 100.0 * s))
-    }
-
     /// Engine `i`'s rating and interval as the list prints them: `+190.8` and `±393.2`,
     /// `anchor`, `+inf` and `-`, or `?` when the fit failed.
     #[must_use]
@@ -210,7 +202,7 @@ impl fmt::Display for Standings {
                 "  {:>6.1}  {:>5}  {:>6}",
                 self.total_points(i),
                 self.wdl[i].games(),
-                self.percent(i)
+                self.wdl[i].percent()
             ));
             line(row)?;
         }
@@ -227,7 +219,7 @@ impl fmt::Display for Standings {
                 self.names[i],
                 self.total_points(i),
                 self.wdl[i].games(),
-                self.percent(i)
+                self.wdl[i].percent()
             ))?;
         }
         if let Some(why) = self.no_fit() {

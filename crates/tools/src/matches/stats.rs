@@ -125,6 +125,13 @@ impl Wdl {
         (n > 0).then(|| (f64::from(self.wins) + f64::from(self.draws) / 2.0) / f64::from(n))
     }
 
+    /// The score as a percentage (`87.5%`), `-` before any game.
+    #[must_use]
+    pub fn percent(&self) -> String {
+        self.score()
+            .map_or("-".to_owned(), |s| format!("{:.1}%", 100.0 * s))
+    }
+
     /// The same results from the opponent's side.
     #[must_use]
     pub fn flipped(&self) -> Wdl {

@@ -24,10 +24,11 @@ use super::incidents::Incidents;
 use super::pgn::{self, ReadGame};
 use super::rating::Anchor;
 use super::referee::{self, PlayedGame, Player, Settings};
+use super::report::{EngineRow, GameRow, Record, RecordKind, Report, ReportFile, Results};
 use super::schedule::{self, Format, GameId, Shard};
 use super::standings::{Outcome, Standings};
 use super::stats::{GameResult, Sprt};
-use super::{Common, END_GRACE, MatchArgs, Records, append, parse_sprt};
+use super::{Common, END_GRACE, MatchArgs, Page, Records, append, parse_sprt};
 
 /// A validated tournament.
 struct Plan {
@@ -42,6 +43,8 @@ struct Plan {
     anchor: Anchor,
     sprt: Option<Sprt>,
     seed: u64,
+    /// The openings in words, for the report.
+    openings_line: String,
 }
 
 impl Plan {
@@ -80,6 +83,7 @@ impl Plan {
             anchor,
             sprt,
             seed,
+            openings_line: common.openings_line,
         })
     }
 
@@ -108,6 +112,11 @@ impl Plan {
 
     fn names(&self) -> Vec<String> {
         self.specs.iter().map(|s| s.name.clone()).collect()
+    }
+
+    /// The standings after `outcomes`.
+    fn standings(&self, outcomes: &[Outcome]) -> Standings {
+        Standings::new(&self.names(), outcomes, self.anchor, self.sprt)
     }
 
     fn opening(&self, id: &GameId) -> &[Pos] {
@@ -157,43 +166,64 @@ fn result_of(id: &GameId, winner: Option<Color>) -> GameResult {
     }
 }
 
+/// What a run knows so far: every result, resumed ones included, and what the games played
+/// in this session showed besides (resumed games are not replayed).
+struct Progress {
+    outcomes: Vec<Outcome>,
+    /// Games of the schedule (of the shard) in all.
+    in_shard: usize,
+    /// Games taken from the PGN being resumed.
+    resumed: usize,
+    incidents: Incidents,
+    /// Each engine's first answer to `ABOUT`.
+    abouts: Vec<Option<String>>,
+}
+
 /// Runs a tournament of `specs` as `args` say.
 pub fn run(args: &MatchArgs, specs: Vec<EngineSpec>, seed: u64) -> Result<(), String> {
     let plan = Plan::new(args, specs, seed)?;
     let n = plan.specs.len();
-    let mut outcomes: Vec<Outcome> = Vec::new();
-    if args.resume
-        && let Some(path) = &args.pgn
-    {
-        outcomes = resume(&plan, path)?;
-    }
-    let done: BTreeSet<usize> = outcomes.iter().map(|o| o.id.number).collect();
+    let resumed = match (&args.pgn, args.resume) {
+        (Some(path), true) => resume(&plan, path)?,
+        _ => Vec::new(),
+    };
+    let done: BTreeSet<usize> = resumed.iter().map(|g| g.id.number).collect();
     let todo: Vec<GameId> = plan
         .schedule
         .iter()
         .filter(|g| plan.in_shard(g) && !done.contains(&g.number))
         .copied()
         .collect();
-    let in_shard = plan.schedule.iter().filter(|g| plan.in_shard(g)).count();
+    let mut progress = Progress {
+        outcomes: resumed.iter().map(outcome).collect(),
+        in_shard: plan.schedule.iter().filter(|g| plan.in_shard(g)).count(),
+        resumed: done.len(),
+        incidents: Incidents::new(n),
+        abouts: vec![None; n],
+    };
     if !done.is_empty() {
         eprintln!(
-            "resuming: {} of {in_shard} games are in {}, {} to play",
+            "resuming: {} of {} games are in {}, {} to play",
             done.len(),
+            progress.in_shard,
             args.pgn
                 .as_deref()
                 .map_or(String::new(), |p| p.display().to_string()),
             todo.len()
         );
     }
+    let mut page = Page::open(args)?;
+    if let Some(page) = &mut page {
+        resumed.iter().for_each(|g| page.add_resumed(g));
+        write_page(&plan, &progress, page, false)?;
+    }
     let mut records = Records::open(args)?;
-    // What this session saw beyond the results (resumed games are not replayed).
-    let mut seen = Incidents::new(n);
     let terminal = std::io::stderr().is_terminal();
     let next = AtomicUsize::new(0);
-    let (tx, rx) = channel::<(GameId, PlayedGame)>();
+    let (tx, rx) = channel::<(GameId, PlayedGame, [Option<String>; 2])>();
     let mut io_error = None;
     let concurrency = plan.concurrency.clamp(1, todo.len().max(1));
-    let abouts = thread::scope(|scope| {
+    thread::scope(|scope| {
         let workers: Vec<_> = (0..concurrency)
             .map(|_| {
                 let tx = tx.clone();
@@ -206,7 +236,8 @@ pub fn run(args: &MatchArgs, specs: Vec<EngineSpec>, seed: u64) -> Result<(), St
                             break;
                         };
                         let game = referee::play(seats, &plan.settings, plan.opening(id));
-                        if tx.send((*id, game)).is_err() {
+                        let abouts = id.colours().map(|k| players[k].about.clone());
+                        if tx.send((*id, game, abouts)).is_err() {
                             break;
                         }
                     }
@@ -214,7 +245,7 @@ pub fn run(args: &MatchArgs, specs: Vec<EngineSpec>, seed: u64) -> Result<(), St
                         .into_iter()
                         .map(|mut p| {
                             p.quit(END_GRACE);
-                            (p.about, p.sightings)
+                            p.sightings
                         })
                         .collect::<Vec<_>>()
                 })
@@ -222,19 +253,29 @@ pub fn run(args: &MatchArgs, specs: Vec<EngineSpec>, seed: u64) -> Result<(), St
             .collect();
         drop(tx);
         let mut played = 0;
-        for (id, game) in rx {
+        for (id, game, abouts) in rx {
             played += 1;
-            let [black, white] = id.colours();
             let colours = id.colours();
             let engine_of = |c: Color| colours[usize::from(c == Color::White)];
-            seen.record(&game, id.number, engine_of, &plan.specs);
-            outcomes.push(Outcome {
+            progress
+                .incidents
+                .record(&game, id.number, engine_of, &plan.specs);
+            progress.outcomes.push(Outcome {
                 id,
                 result: result_of(&id, game.winner),
             });
-            let names = [&plan.specs[black].name, &plan.specs[white].name];
+            for (k, about) in colours.into_iter().zip(abouts) {
+                progress.abouts[k] = progress.abouts[k].take().or(about);
+            }
+            let names = colours.map(|k| plan.specs[k].name.as_str());
             if let Err(e) = write_records(&plan, &mut records, &id, names, &game) {
                 io_error.get_or_insert(e);
+            }
+            if let Some(page) = &mut page {
+                page.add(id.number, names, &game);
+                if let Err(e) = write_page(&plan, &progress, page, false) {
+                    io_error.get_or_insert(e);
+                }
             }
             let line = format!(
                 "[{played}/{}] game {}: {} vs {}: {}",
@@ -253,27 +294,79 @@ pub fn run(args: &MatchArgs, specs: Vec<EngineSpec>, seed: u64) -> Result<(), St
         if terminal && played > 0 {
             eprintln!();
         }
-        let mut abouts: Vec<Option<String>> = vec![None; n];
         for w in workers {
             if let Ok(found) = w.join() {
-                for (k, (about, sightings)) in found.into_iter().enumerate() {
-                    abouts[k] = abouts[k].take().or(about);
-                    sightings.iter().for_each(|s| seen.quirks[k].add(s));
+                for (k, sightings) in found.into_iter().enumerate() {
+                    sightings
+                        .iter()
+                        .for_each(|s| progress.incidents.quirks[k].add(s));
                 }
             }
         }
-        abouts
     });
-    print!(
-        "{}",
-        summary(&plan, &outcomes, in_shard, done.len(), &seen, &abouts)
-    );
+    let standings = plan.standings(&progress.outcomes);
+    print!("{}", summary(&plan, &progress, &standings));
+    if let Some(page) = &page
+        && let Err(e) = page
+            .file
+            .write(&report_of(&plan, &progress, &standings, page, true))
+    {
+        io_error.get_or_insert(e);
+    }
     io_error.map_or(Ok(()), Err)
+}
+
+/// A resumed or merged game's outcome.
+fn outcome(game: &ReadGame) -> Outcome {
+    Outcome {
+        id: game.id,
+        result: result_of(&game.id, game.winner),
+    }
+}
+
+/// Writes the page of the tournament so far.
+fn write_page(plan: &Plan, progress: &Progress, page: &Page, finished: bool) -> Result<(), String> {
+    let standings = plan.standings(&progress.outcomes);
+    page.file
+        .write(&report_of(plan, progress, &standings, page, finished))
+}
+
+/// The report's view of the tournament, whose `standings` are those of `progress`.
+fn report_of<'a>(
+    plan: &'a Plan,
+    progress: &'a Progress,
+    standings: &'a Standings,
+    page: &'a Page,
+    finished: bool,
+) -> Report<'a> {
+    Report {
+        title: plan.title(),
+        facts: vec![
+            plan.played_line(progress.outcomes.len(), progress.in_shard, progress.resumed),
+            plan.settings.conditions(plan.seed),
+            plan.openings_line.clone(),
+        ],
+        finished,
+        engines: plan
+            .specs
+            .iter()
+            .zip(&progress.abouts)
+            .map(|(spec, about)| EngineRow {
+                name: &spec.name,
+                argv: &spec.argv,
+                about: about.as_deref(),
+            })
+            .collect(),
+        results: Results::Standings(standings),
+        incidents: progress.incidents.lines(&plan.specs, ENDINGS),
+        records: &page.records,
+        games: &page.games,
+    }
 }
 
 /// Reads the games of the PGN being resumed, cuts off a torn last game and checks every
 /// game against the schedule.
-fn resume(plan: &Plan, path: &Path) -> Result<Vec<Outcome>, String> {
+fn resume(plan: &Plan, path: &Path) -> Result<Vec<ReadGame>, String> {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
@@ -299,7 +392,6 @@ fn resume(plan: &Plan, path: &Path) -> Result<Vec<Outcome>, String> {
             .and_then(|()| w.flush())
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
-    let mut outcomes = Vec::new();
     let mut numbers = BTreeSet::new();
     for game in &read.games {
         check_fits(plan, game).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -310,12 +402,8 @@ fn resume(plan: &Plan, path: &Path) -> Result<Vec<Outcome>, String> {
                 game.id.number
             ));
         }
-        outcomes.push(Outcome {
-            id: game.id,
-            result: result_of(&game.id, game.winner),
-        });
     }
-    Ok(outcomes)
+    Ok(read.games)
 }
 
 /// Whether a recorded game is the game the schedule has under its number.
@@ -352,7 +440,7 @@ fn write_records(
     plan: &Plan,
     records: &mut Records,
     id: &GameId,
-    [black, white]: [&String; 2],
+    [black, white]: [&str; 2],
     game: &PlayedGame,
 ) -> Result<(), String> {
     let first_of_round = plan
@@ -364,14 +452,10 @@ fn write_records(
     records.write(id, place, [black, white], &plan.settings, game)
 }
 
-fn summary(
-    plan: &Plan,
-    outcomes: &[Outcome],
-    in_shard: usize,
-    resumed: usize,
-    seen: &Incidents,
-    abouts: &[Option<String>],
-) -> String {
+/// The summary's heading of the endings, faults and quirks: resumed games are not counted.
+const ENDINGS: &str = "Endings (this run)";
+
+fn summary(plan: &Plan, progress: &Progress, standings: &Standings) -> String {
     let mut out = String::new();
     let mut line = |l: String| {
         out.push_str(&l);
@@ -380,10 +464,10 @@ fn summary(
     line(format!(
         "{}; {}",
         plan.title(),
-        plan.played_line(outcomes.len(), in_shard, resumed)
+        plan.played_line(progress.outcomes.len(), progress.in_shard, progress.resumed)
     ));
     line(format!("  {}", plan.settings.conditions(plan.seed)));
-    for (k, (spec, about)) in plan.specs.iter().zip(abouts).enumerate() {
+    for (k, (spec, about)) in plan.specs.iter().zip(&progress.abouts).enumerate() {
         let about = about.as_deref().unwrap_or("(no ABOUT answer)");
         line(format!(
             "  {} {}: {}  [{about}]",
@@ -392,8 +476,8 @@ fn summary(
             spec.argv.join(" ")
         ));
     }
-    out.push_str(&Standings::new(&plan.names(), outcomes, plan.anchor, plan.sprt).to_string());
-    for l in seen.lines(&plan.specs, "Endings (this run)") {
+    out.push_str(&standings.to_string());
+    for l in progress.incidents.lines(&plan.specs, ENDINGS) {
         out.push_str(&l);
         out.push('\n');
     }
@@ -402,11 +486,25 @@ fn summary(
 
 /// `--merge`: the standings of the games in `args.merge`, as one run of them prints them.
 pub fn merge(args: &MatchArgs) -> Result<(), String> {
+    let inputs: Vec<Record> = args
+        .merge
+        .iter()
+        .map(|path| Record {
+            kind: RecordKind::Pgn,
+            path: path.clone(),
+        })
+        .collect();
+    let page = args
+        .report
+        .as_deref()
+        .map(|path| ReportFile::new(path, &inputs))
+        .transpose()?;
+    let mut games: Vec<GameRow> = Vec::new();
     let mut names: Vec<Option<String>> = Vec::new();
     let mut outcomes: Vec<Outcome> = Vec::new();
     // Where each game number was found, to name both files of a duplicate.
     let mut found: Vec<(usize, &Path)> = Vec::new();
-    for path in &args.merge {
+    for (path, input) in args.merge.iter().zip(&inputs) {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         let read = pgn::read(&text).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -444,10 +542,10 @@ pub fn merge(args: &MatchArgs) -> Result<(), String> {
                     None => names[engine] = Some(name.clone()),
                 }
             }
-            outcomes.push(Outcome {
-                id: game.id,
-                result: result_of(&game.id, game.winner),
-            });
+            outcomes.push(outcome(&game));
+            if page.is_some() {
+                games.push(GameRow::read(&game, vec![input.of_game(game.id.number)]));
+            }
         }
     }
     let names: Vec<String> = names
@@ -457,8 +555,34 @@ pub fn merge(args: &MatchArgs) -> Result<(), String> {
         .collect();
     let anchor = parse_anchor(args.anchor.as_deref(), &names)?;
     let sprt = parse_sprt(args)?;
-    print!("{}", Standings::new(&names, &outcomes, anchor, sprt));
-    Ok(())
+    let standings = Standings::new(&names, &outcomes, anchor, sprt);
+    print!("{standings}");
+    let Some(page) = page else {
+        return Ok(());
+    };
+    let files: Vec<String> = args.merge.iter().map(|p| p.display().to_string()).collect();
+    page.write(&Report {
+        title: format!("Merged standings of {} engines", names.len()),
+        facts: vec![format!(
+            "{} games from {} PGN files: {}",
+            outcomes.len(),
+            files.len(),
+            files.join(", ")
+        )],
+        finished: true,
+        engines: names
+            .iter()
+            .map(|name| EngineRow {
+                name,
+                argv: &[],
+                about: None,
+            })
+            .collect(),
+        results: Results::Standings(&standings),
+        incidents: Vec::new(),
+        records: &inputs,
+        games: &games,
+    })
 }
 
 #[cfg(test)]
