@@ -15,6 +15,10 @@ use hoshi::rules::Rule;
 use hoshi_tools::matches::openings::{self, OpeningFormat};
 use hoshi_tools::matches::{adjudicate, psq, referee};
 
+// Beside this file rather than in tests/, where Cargo would build it as a test of its own.
+#[path = "match/report.rs"]
+mod report;
+
 const HOSHI: &str = env!("CARGO_BIN_EXE_pbrain-hoshi");
 const FAULTY: &str = env!("CARGO_BIN_EXE_pbrain-faulty");
 /// A run that is still going after this is hung: the watchdog kills it and the test fails.

@@ -5,14 +5,15 @@
 //! ```text
 //! pbrain-faulty [--fault none|crash|hang|occupied|garbage|late|memory] [--at N]
 //!               [--late-ms MS] [--memory-mb MB] [--random] [--seed S] [--ignore-end]
-//!               [--quirk QUIRK]...
+//!               [--quirk QUIRK]... [--about-name NAME]
 //! ```
 //!
 //! The fault strikes at the engine's N-th move (default 1) of every game: `crash` exits,
 //! `hang` never answers, `occupied` answers a cell that holds a stone, `garbage` prints a
 //! line that is no move, `late` answers after `--late-ms` (default 3000), `memory` touches
 //! `--memory-mb` MiB (default 256) before answering. `--ignore-end` makes it deaf to `END`,
-//! so the runner has to kill it.
+//! so the runner has to kill it. `--about-name` sets the name its ABOUT answer gives (to
+//! check that a runner shows whatever an engine calls itself as text).
 //!
 //! Each `--quirk` copies a habit of a real engine that is no fault, but that a strict
 //! runner would take for one:
@@ -67,16 +68,15 @@ impl fmt::Display for Out {
 }
 
 /// The ABOUT answer's fields, `name` left out for the `about-no-name` quirk (as pela).
-fn about(name: bool) -> About {
+fn about(name: Option<&str>) -> About {
     let field = |k: &str, v: &str| (k.to_owned(), v.to_owned());
-    let fields = if name {
-        vec![
-            field("name", "pbrain-faulty"),
+    let fields = match name {
+        Some(name) => vec![
+            field("name", name),
             field("version", "1.0"),
             field("author", "Hoshi tests"),
-        ]
-    } else {
-        vec![field("author", "Hoshi tests"), field("version", "1.0")]
+        ],
+        None => vec![field("author", "Hoshi tests"), field("version", "1.0")],
     };
     About { fields }
 }
@@ -100,6 +100,8 @@ struct Options {
     rng: Option<Rng>,
     ignore_end: bool,
     quirks: Vec<Quirk>,
+    /// The name the ABOUT answer gives.
+    about_name: String,
 }
 
 /// A harmless habit (see the module doc).
@@ -125,6 +127,7 @@ fn parse_args() -> Result<Options, String> {
         rng: None,
         ignore_end: false,
         quirks: Vec::new(),
+        about_name: "pbrain-faulty".to_owned(),
     };
     let mut seed = None;
     let mut random = false;
@@ -156,6 +159,7 @@ fn parse_args() -> Result<Options, String> {
             "--seed" => seed = Some(number(value()?)?),
             "--random" => random = true,
             "--ignore-end" => o.ignore_end = true,
+            "--about-name" => o.about_name = value()?,
             "--quirk" => o.quirks.push(match value()?.as_str() {
                 "startup-message" => Quirk::StartupMessage,
                 "about-no-name" => Quirk::AboutNoName,
@@ -326,7 +330,8 @@ fn main() -> ExitCode {
             Command::About => vec![if has(Quirk::AboutLoose) {
                 Out::Malformed(LOOSE_ABOUT)
             } else {
-                reply(ReplyLine::About(about(!has(Quirk::AboutNoName))))
+                let name = (!has(Quirk::AboutNoName)).then_some(o.about_name.as_str());
+                reply(ReplyLine::About(about(name)))
             }],
             // Rapfi reads the size it refuses as the command.
             Command::Start { width, .. } if refuse_start => {
