@@ -51,6 +51,20 @@ pub struct Playing {
     /// and full master. `INFO strength N` changes it through the protocol.
     #[arg(long, value_name = "0-100")]
     pub strength: Option<Strength>,
+
+    /// Master at the strength whose rating is nearest to ELO: Elo at 1 s a move,
+    /// freestyle 15x15, pela (Piskvork's brain) = 0, from strength 0's rating to full
+    /// master's (README: "Strength"). `INFO elo N` does the same through the protocol.
+    #[arg(long, value_name = "ELO", conflicts_with = "strength", allow_negative_numbers = true, value_parser = parse_elo)]
+    pub elo: Option<Strength>,
+}
+
+/// `--elo`'s value: a whole number, the nearest strength.
+fn parse_elo(text: &str) -> Result<Strength, String> {
+    text.trim()
+        .parse()
+        .map(Strength::for_elo)
+        .map_err(|_| format!("'{text}' is not a whole number of Elo"))
 }
 
 impl Playing {
@@ -61,7 +75,14 @@ impl Playing {
         Playing {
             level: self.level.or(outer.level),
             strength: self.strength.or(outer.strength),
+            elo: self.elo.or(outer.elo),
         }
+    }
+
+    /// Master's strength as `--strength` or `--elo` chose it (they exclude each other).
+    #[must_use]
+    pub fn chosen_strength(&self) -> Option<Strength> {
+        self.strength.or(self.elo)
     }
 }
 

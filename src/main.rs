@@ -47,7 +47,7 @@ fn main() -> ExitCode {
             let (exe_level, exe_strength) = Level::from_exe_name(&exe.to_string_lossy()).unzip();
             let level = playing.level.or(exe_level).unwrap_or(Level::DEFAULT);
             let strength = playing
-                .strength
+                .chosen_strength()
                 .or(exe_strength.flatten())
                 .unwrap_or(Strength::FULL);
             pbrain_hoshi::run(pbrain_hoshi::Options {
@@ -75,7 +75,7 @@ fn main() -> ExitCode {
             let playing = playing.or(&cli.playing);
             let opponent = hoshi_tools::play::Opponent {
                 level: playing.level.unwrap_or(Level::DEFAULT),
-                strength: playing.strength.unwrap_or(Strength::FULL),
+                strength: playing.chosen_strength().unwrap_or(Strength::FULL),
                 seed: cli.seed,
             };
             tool_result("play", hoshi_tools::play::run(args, opponent))

@@ -277,6 +277,7 @@ impl<W: Write> Session<W> {
             }
             Info::Level(level) => s.level = level,
             Info::Strength(strength) => s.strength = strength,
+            Info::Elo(elo) => s.strength = Strength::for_elo(elo),
             Info::MaxDepth(depth) => s.max_depth = depth,
             Info::MaxNode(nodes) => s.max_nodes = nodes,
             Info::Weights(path) => match Evaluator::load(&path) {
@@ -525,6 +526,19 @@ mod tests {
         );
         assert!(board(&s).has_no_stones());
         assert_eq!(board(&s).width(), 20);
+    }
+
+    #[test]
+    fn info_elo_sets_the_nearest_strength_and_strength_overrides_it() {
+        let weakest = Strength::MIN.elo();
+        let (s, _) = run(&[&format!("INFO elo {weakest}")]);
+        assert_eq!(s.settings.strength, Strength::MIN);
+        let (s, _) = run(&["INFO elo 99999"]);
+        assert_eq!(s.settings.strength, Strength::FULL);
+        let (s, _) = run(&["INFO elo -99999", "INFO strength 70"]);
+        assert_eq!(s.settings.strength, Strength::new(70).unwrap());
+        let (s, _) = run(&["INFO strength 70", "INFO elo x"]);
+        assert_eq!(s.settings.strength, Strength::new(70).unwrap());
     }
 
     #[test]

@@ -736,6 +736,7 @@ mod info_tests {
             Info::Rule(Rule::Renju),
             Info::Level(Level::Master),
             Info::Strength(Strength::FULL),
+            Info::Elo(-250),
             Info::MaxDepth(Some(9)),
             Info::MaxDepth(None),
             Info::MaxNode(Some(100_000)),
@@ -802,9 +803,10 @@ mod info_tests {
             Info::ShowDetail { .. } => 12,
             Info::Accepted { .. } => 13,
             Info::Ignored { .. } => 14,
+            Info::Elo(_) => 15,
         }
     }
-    const VARIANTS: usize = 15;
+    const VARIANTS: usize = 16;
 
     #[test]
     fn every_info_key_round_trips_through_print_and_parse() {

@@ -27,6 +27,9 @@ pub enum Info {
     Level(Level),
     /// `INFO strength 0..100` (Rapfi's key): master's strength.
     Strength(Strength),
+    /// `INFO elo N`: master at the strength whose rating is nearest to `N` (Elo at 1 s a
+    /// move, pela = 0; see [`Strength::for_elo`]). Out-of-range numbers saturate.
+    Elo(i32),
     /// Deepest iteration; `None` (a value of 0 or less) lifts the bound.
     MaxDepth(Option<u32>),
     /// Most nodes per search; `None` (a value of 0 or less, Yixin-Board's -1) lifts it.
@@ -143,6 +146,9 @@ impl Info {
                 .parse()
                 .map(Info::Strength)
                 .map_err(|e| ignored(BadValue::Strength(e))),
+            "elo" => int().map(|n| {
+                Info::Elo(i32::try_from(n).unwrap_or(if n < 0 { i32::MIN } else { i32::MAX }))
+            }),
             // Out-of-range bounds saturate: a depth beyond u32 is no bound in practice.
             "max_depth" => {
                 int().map(|n| Info::MaxDepth((n > 0).then(|| u32::try_from(n).unwrap_or(u32::MAX))))
@@ -189,6 +195,7 @@ impl fmt::Display for Info {
             Info::Rule(rule) => write!(f, "rule {}", rule.code()),
             Info::Level(level) => write!(f, "level {level}"),
             Info::Strength(strength) => write!(f, "strength {strength}"),
+            Info::Elo(elo) => write!(f, "elo {elo}"),
             Info::MaxDepth(depth) => write!(f, "max_depth {}", depth.unwrap_or(0)),
             Info::MaxNode(nodes) => write!(f, "max_node {}", nodes.unwrap_or(0)),
             Info::Weights(path) => write!(f, "weights {}", path.display()),

@@ -3,11 +3,11 @@
 //!
 //! A [`Strength`] below [`Strength::FULL`] weakens master four ways, all here:
 //! - blind spots: each of the two newest stones goes unnoticed with the
-//!   [`Strength::miss_rate`], and the move is chosen on the board without it
-//!   ([`inattention`]): the threats a weak human misses;
-//! - a node budget, [`Strength::node_budget`], doubling every 10 strength steps;
+//!   [`Skill::miss_rate`], and the move is chosen on the board without it
+//!   (`inattention`): the threats a weak human misses;
+//! - a node budget, [`Skill::node_budget`], doubling every 10 steps of skill;
 //! - a small multi-PV: the most promising root moves are re-searched with a full window
-//!   at the depth reached, and the best [`Strength::pool`] kept;
+//!   at the depth reached, and the best [`Skill::pool`] kept;
 //! - a bounded stochastic pick among them: with `w` the weakness (0.9 at strength 0 down to
 //!   0.1 at 100), `bonus_i = w * (top - v_i) + U(0, w) * min(top - v_last, NOISE_CAP)`,
 //!   playing the argmax of `v_i + bonus_i`. The pull toward worse moves compresses the
@@ -37,6 +37,15 @@ pub const NOISE_CAP: i32 = 120;
 /// Times the pool of root moves tried: the move order is only a guess at their values.
 const TRIED_PER_KEPT: usize = 2;
 
+/// The ratings of skills, `(skill, Elo)`, linear in between: Elo at 1 s a move, freestyle
+/// 15x15, pela (Piskvork's own brain) = 0, from the ladder of docs/strength.md ("The
+/// strength scale"): Hoshi at skills 0 to 95, `hard`, full master and four peer engines,
+/// rated together by maximum likelihood. The measured skills lie on one straight line
+/// within their noise (a least-squares fit weighted by their intervals: 12.7 Elo a step of
+/// skill, chi-square 14.2 on 7 degrees of freedom), so the scale is that line from skill 0
+/// to 95, then full master's own rating.
+pub const SCALE: [(f64, f64); 3] = [(0.0, -767.6), (95.0, 439.6), (100.0, 631.9)];
+
 /// A playing strength of the master level, 0 (weakest) to 100 (full strength).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Strength(u8);
@@ -61,51 +70,55 @@ impl Strength {
         self.0
     }
 
-    /// The most nodes a move may search, `None` at full strength: 500 at strength 0,
-    /// doubling every 10 (16,000 at 50, 475,000 at 99). Nodes, not a depth: the budget
-    /// grows smoothly up to where the clock binds instead (about 160,000 nodes a second),
-    /// so the strengths below full join the full search without a gap, and the root's
-    /// VCF solver, which gets half the budget, misses the long wins of the weakest.
+    /// The setting of the weakening that gives this strength's rating: strengths move
+    /// in even steps of rating from [`Strength::MIN`]'s to full strength's, and each step's
+    /// skill is read off the measured [`SCALE`] by linear interpolation.
     #[must_use]
-    pub fn node_budget(self) -> Option<u64> {
-        (self < Strength::FULL).then(|| {
-            // At most 500 * 2^9.9: the cast loses only the fraction.
-            (500.0 * 2f64.powf(f64::from(self.0) / 10.0)) as u64
-        })
+    pub fn skill(self) -> Skill {
+        if self == Strength::FULL {
+            return Skill::FULL;
+        }
+        let target = self.rating();
+        let (below, above) = SCALE
+            .windows(2)
+            .map(|w| (w[0], w[1]))
+            .find(|&(_, (_, elo))| elo >= target)
+            .unwrap_or((SCALE[SCALE.len() - 2], SCALE[SCALE.len() - 1]));
+        let t = (target - below.1) / (above.1 - below.1);
+        Skill(below.0 + t.clamp(0.0, 1.0) * (above.0 - below.0))
     }
 
-    /// `limits` bounded by [`Strength::node_budget`].
+    /// The rating this strength plays at on the [`SCALE`] (pela at 1 s a move is 0),
+    /// unrounded.
+    fn rating(self) -> f64 {
+        let (low, high) = (SCALE[0].1, SCALE[SCALE.len() - 1].1);
+        low + f64::from(self.0) / f64::from(Strength::FULL.0) * (high - low)
+    }
+
+    /// This strength's rating, rounded: Elo at 1 s a move, freestyle 15x15, pela = 0.
+    #[must_use]
+    pub fn elo(self) -> i32 {
+        // Within the scale's few thousand Elo: the cast cannot overflow.
+        self.rating().round() as i32
+    }
+
+    /// The strength whose rating is nearest to `elo` (the weakest or full strength beyond
+    /// the scale's ends; the stronger of two equally near).
+    #[must_use]
+    pub fn for_elo(elo: i32) -> Strength {
+        (Strength::MIN.0..=Strength::FULL.0)
+            .map(Strength)
+            .min_by(|a, b| {
+                let distance = |s: &Strength| (s.rating() - f64::from(elo)).abs();
+                distance(a).total_cmp(&distance(b)).then(b.0.cmp(&a.0))
+            })
+            .unwrap_or(Strength::FULL)
+    }
+
+    /// `limits` bounded by the node budget of this strength's [`Skill`].
     #[must_use]
     pub fn bound(self, limits: Limits) -> Limits {
-        let max_nodes = match (limits.max_nodes, self.node_budget()) {
-            (Some(n), Some(b)) => Some(n.min(b)),
-            (n, b) => n.or(b),
-        };
-        Limits {
-            max_nodes,
-            ..limits
-        }
-    }
-
-    /// The weakness in thousandths: 900 at strength 0, 100 at 100.
-    #[must_use]
-    pub fn weakness(self) -> i64 {
-        900 - 8 * i64::from(self.0)
-    }
-
-    /// How often, in thousandths, each of the two newest stones goes unnoticed
-    /// ([`inattention`]): 500 at strength 0, falling with the square of the strength's
-    /// distance from full (125 at 50, 20 at 80), 0 at full strength.
-    #[must_use]
-    pub fn miss_rate(self) -> u32 {
-        let distance = u32::from(Strength::FULL.0 - self.0);
-        500 * distance * distance / 10_000
-    }
-
-    /// How many root moves the pick chooses among: 6 at strength 0, 2 from 76 up.
-    #[must_use]
-    pub fn pool(self) -> usize {
-        2 + usize::from(Strength::FULL.0 - self.0) / 25
+        self.skill().bound(limits)
     }
 
     /// The strength named by an executable such as `pbrain-hoshi-master50(.exe)`.
@@ -131,6 +144,76 @@ impl Default for Strength {
 impl fmt::Display for Strength {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.0)
+    }
+}
+
+/// A setting of the weakening's mechanisms, 0 (weakest) to 100 (none: the plain search);
+/// what [`Strength`]s were before they were measured. The dial reaches a skill through
+/// the ratings of [`SCALE`].
+#[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
+pub struct Skill(f64);
+
+impl Skill {
+    /// No weakening: the plain search.
+    pub const FULL: Skill = Skill(100.0);
+
+    /// The skill `k`, if it is in `0..=100`.
+    #[must_use]
+    pub fn new(k: f64) -> Option<Skill> {
+        (0.0..=100.0).contains(&k).then_some(Skill(k))
+    }
+
+    #[must_use]
+    pub fn value(self) -> f64 {
+        self.0
+    }
+
+    /// The most nodes a move may search, `None` at full skill: 500 at 0, doubling every
+    /// 10 (16,000 at 50, 475,000 at 99). Nodes, not a depth: the budget grows smoothly up
+    /// to where the clock binds instead (about 160,000 nodes a second), so the skills
+    /// below full join the full search without a gap, and the root's VCF solver, which gets
+    /// half the budget, misses the long wins of the weakest.
+    #[must_use]
+    pub fn node_budget(self) -> Option<u64> {
+        // At most 500 * 2^10: the cast loses only the fraction.
+        (self < Skill::FULL).then(|| (500.0 * 2f64.powf(self.0 / 10.0)) as u64)
+    }
+
+    /// `limits` bounded by [`Skill::node_budget`].
+    #[must_use]
+    pub fn bound(self, limits: Limits) -> Limits {
+        let max_nodes = match (limits.max_nodes, self.node_budget()) {
+            (Some(n), Some(b)) => Some(n.min(b)),
+            (n, b) => n.or(b),
+        };
+        Limits {
+            max_nodes,
+            ..limits
+        }
+    }
+
+    /// The weakness in thousandths: 900 at 0, 100 at 100.
+    #[must_use]
+    pub fn weakness(self) -> i64 {
+        // In 100..=900.
+        (900.0 - 8.0 * self.0).round() as i64
+    }
+
+    /// How often, in thousandths, each of the two newest stones goes unnoticed
+    /// (`inattention`): 500 at 0, falling with the square of the distance from full
+    /// (125 at 50, 20 at 80), 0 at full skill.
+    #[must_use]
+    pub fn miss_rate(self) -> u32 {
+        let distance = (100.0 - self.0) / 100.0;
+        // In 0..=500.
+        (500.0 * distance * distance) as u32
+    }
+
+    /// How many root moves the pick chooses among: 6 at 0, 2 above 75.
+    #[must_use]
+    pub fn pool(self) -> usize {
+        // In 2..=6.
+        2 + ((100.0 - self.0) / 25.0) as usize
     }
 }
 
@@ -175,15 +258,15 @@ pub fn choose(strength: Strength, board: &Board, ctx: &mut Context<'_>) -> Choic
             }),
         };
     }
-    if let Some(view) = inattention::glance(board, ctx.rule, ctx.me, strength.miss_rate(), ctx.rng)
-    {
-        let choice = graded(strength, &view, ctx);
+    let skill = strength.skill();
+    if let Some(view) = inattention::glance(board, ctx.rule, ctx.me, skill.miss_rate(), ctx.rng) {
+        let choice = graded(strength, skill, &view, ctx);
         // The overlooked stone's own cell, or a foul that only the real board makes.
         if board.is_empty_at(choice.pos) && ctx.rule.is_legal(board, choice.pos, ctx.me) {
             return choice;
         }
     }
-    graded(strength, board, ctx)
+    graded(strength, skill, board, ctx)
 }
 
 /// The plain search of `board` under `limits`, told to the context's observer.
@@ -199,8 +282,8 @@ fn search(board: &Board, ctx: &mut Context<'_>, limits: Limits) -> SearchResult 
 
 /// The weakened choice on `board` (the real one or a glance at it): the search within the
 /// node budget, then the pick among the best few.
-fn graded(strength: Strength, board: &Board, ctx: &mut Context<'_>) -> Choice {
-    let limits = strength.bound(ctx.limits);
+fn graded(strength: Strength, skill: Skill, board: &Board, ctx: &mut Context<'_>) -> Choice {
+    let limits = skill.bound(ctx.limits);
     let result = search(board, ctx, limits);
     let report = |search, pick| Report {
         search,
@@ -214,13 +297,13 @@ fn graded(strength: Strength, board: &Board, ctx: &mut Context<'_>) -> Choice {
             report: Some(report(result, None)),
         };
     }
-    let pool = strength.pool();
+    let pool = skill.pool();
     let request = Request::new(board, ctx.rule, ctx.me, limits).stop(ctx.stop);
     let mut values =
         ctx.searcher
             .root_values(&request, result.depth, pool * TRIED_PER_KEPT, result.best);
     values.truncate(pool);
-    let pos = pick(&values, strength.weakness(), ctx.rng).unwrap_or(result.best);
+    let pos = pick(&values, skill.weakness(), ctx.rng).unwrap_or(result.best);
     Choice {
         pos,
         report: Some(report(result, Some(pos))),
@@ -308,36 +391,93 @@ mod tests {
         }
     }
 
+    fn skill(k: f64) -> Skill {
+        Skill::new(k).unwrap()
+    }
+
     #[test]
-    fn the_schedule_grows_and_steadies_with_strength() {
-        let budgets: Vec<u64> = [0, 10, 50, 99]
+    fn the_mechanisms_grow_and_steady_with_skill() {
+        let budgets: Vec<u64> = [0.0, 10.0, 50.0, 99.0]
             .iter()
-            .map(|&n| strength(n).node_budget().unwrap())
+            .map(|&k| skill(k).node_budget().unwrap())
             .collect();
         assert_eq!(budgets, [500, 1000, 16_000, 477_712]);
-        assert_eq!(Strength::FULL.node_budget(), None);
+        assert_eq!(Skill::FULL.node_budget(), None);
         for n in 0..100 {
-            let (a, b) = (strength(n), strength(n + 1));
+            let (a, b) = (skill(f64::from(n)), skill(f64::from(n + 1)));
             assert!(a.node_budget() < b.node_budget().or(Some(u64::MAX)), "{n}");
             assert!(a.weakness() > b.weakness() && a.pool() >= b.pool(), "{n}");
             assert!(a.miss_rate() >= b.miss_rate(), "{n}");
         }
-        assert_eq!((Strength::MIN.weakness(), Strength::MIN.pool()), (900, 6));
-        assert_eq!((strength(99).weakness(), strength(99).pool()), (108, 2));
+        let weakest = skill(0.0);
         assert_eq!(
-            (Strength::MIN.miss_rate(), strength(50).miss_rate()),
-            (500, 125)
+            (weakest.weakness(), weakest.pool(), weakest.miss_rate()),
+            (900, 6, 500)
         );
-        assert_eq!(Strength::FULL.miss_rate(), 0);
+        assert_eq!((skill(50.0).miss_rate(), Skill::FULL.miss_rate()), (125, 0));
+        assert_eq!((skill(99.0).weakness(), skill(99.0).pool()), (108, 2));
+        assert_eq!(Skill::new(100.5), None);
+    }
+
+    #[test]
+    fn the_scale_rises_from_the_weakest_skill_to_full_master() {
+        assert_eq!(SCALE[0].0, 0.0);
+        assert_eq!(skill(SCALE[SCALE.len() - 1].0), Skill::FULL);
+        for w in SCALE.windows(2) {
+            assert!(w[0].0 < w[1].0 && w[0].1 < w[1].1, "{w:?}");
+        }
+    }
+
+    #[test]
+    fn strengths_step_evenly_in_rating_and_climb_in_skill() {
+        assert_eq!(Strength::FULL.skill(), Skill::FULL);
+        assert_eq!(Strength::MIN.skill(), skill(SCALE[0].0));
+        assert_eq!(
+            Strength::FULL.elo(),
+            SCALE[SCALE.len() - 1].1.round() as i32
+        );
+        let step = (SCALE[SCALE.len() - 1].1 - SCALE[0].1) / 100.0;
+        for n in 0..100 {
+            let (a, b) = (strength(n), strength(n + 1));
+            assert!(
+                a.skill() < b.skill(),
+                "{n}: {:?} {:?}",
+                a.skill(),
+                b.skill()
+            );
+            assert!((b.rating() - a.rating() - step).abs() < 1e-9, "{n}");
+        }
+        // The measured points themselves are hit exactly.
+        for &(k, elo) in &SCALE[..SCALE.len() - 1] {
+            let s = Strength::for_elo(elo.round() as i32);
+            assert!(
+                (s.skill().value() - k).abs() < 100.0 * step.abs(),
+                "{k} {s}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_rating_picks_the_nearest_strength() {
+        for n in 0..=100 {
+            assert_eq!(Strength::for_elo(strength(n).elo()), strength(n), "{n}");
+        }
+        assert_eq!(Strength::for_elo(i32::MIN), Strength::MIN);
+        assert_eq!(Strength::for_elo(i32::MAX), Strength::FULL);
     }
 
     #[test]
     fn the_budget_bounds_the_limits_it_is_given() {
-        let s = strength(10);
-        assert_eq!(s.bound(Limits::default()).max_nodes, Some(1000));
-        assert_eq!(s.bound(nodes(300)).max_nodes, Some(300));
-        assert_eq!(Strength::FULL.bound(nodes(300)).max_nodes, Some(300));
+        let k = skill(10.0);
+        assert_eq!(k.bound(Limits::default()).max_nodes, Some(1000));
+        assert_eq!(k.bound(nodes(300)).max_nodes, Some(300));
+        assert_eq!(Skill::FULL.bound(nodes(300)).max_nodes, Some(300));
         assert_eq!(Strength::FULL.bound(Limits::default()).max_nodes, None);
+        let s = strength(30);
+        assert_eq!(
+            s.bound(Limits::default()).max_nodes,
+            s.skill().node_budget()
+        );
     }
 
     #[test]
@@ -375,7 +515,7 @@ mod tests {
         assert!(searched(&unbounded) > 100_000, "{unbounded:?}");
         for n in [0, 25] {
             let c = play(strength(n), &board, rule, me, nodes(200_000), 1);
-            let budget = strength(n).node_budget().unwrap();
+            let budget = strength(n).skill().node_budget().unwrap();
             assert!(searched(&c) <= budget + 64, "{} > {budget}", searched(&c));
         }
     }
@@ -398,10 +538,11 @@ mod tests {
             let mut searcher = Searcher::new(1 << 20);
             let request = Request::new(&view, rule, me, limits);
             let result = searcher.search(Request::new(&view, rule, me, limits));
+            let pool_size = s.skill().pool();
             let mut values =
-                searcher.root_values(&request, result.depth, 2 * s.pool(), result.best);
-            values.truncate(s.pool());
-            assert_eq!(values.len(), s.pool());
+                searcher.root_values(&request, result.depth, 2 * pool_size, result.best);
+            values.truncate(pool_size);
+            assert_eq!(values.len(), pool_size);
             pool.extend(
                 values
                     .iter()
@@ -430,7 +571,7 @@ mod tests {
         let mut rng = Rng::new(9);
         let mut picked = [0; 2];
         for _ in 0..500 {
-            let p = pick(&values, Strength::MIN.weakness(), &mut rng).unwrap();
+            let p = pick(&values, Skill(0.0).weakness(), &mut rng).unwrap();
             assert_ne!(p, at(3, 3));
             picked[usize::from(p == at(2, 2))] += 1;
         }
@@ -455,8 +596,8 @@ mod tests {
     }
 
     #[test]
-    fn the_weakest_still_completes_its_five_and_blocks_the_opponents() {
-        // Black's four on row 3 with a white four on row 4.
+    fn weak_strengths_still_complete_their_five_and_block_the_opponents() {
+        // Black's open four on row 3 (its last stone made it) beside a white four on row 4.
         let win = Board::with_stones(
             15,
             15,
@@ -472,27 +613,14 @@ mod tests {
             &[(2, 3), (9, 9), (9, 10), (0, 14)],
         )
         .unwrap();
-        for seed in 0..6 {
-            let p = play(
-                Strength::MIN,
-                &win,
-                Rule::Freestyle,
-                Color::Black,
-                nodes(20_000),
-                seed,
-            )
-            .pos;
-            assert!([at(2, 3), at(7, 3)].contains(&p), "{p}");
-            let p = play(
-                Strength::MIN,
-                &block,
-                Rule::Freestyle,
-                Color::White,
-                nodes(20_000),
-                seed,
-            )
-            .pos;
-            assert_eq!(p, at(7, 3));
+        let rule = Rule::Freestyle;
+        for n in [0, 30, 60, 90] {
+            for seed in 0..6 {
+                let p = play(strength(n), &win, rule, Color::Black, nodes(20_000), seed).pos;
+                assert!([at(2, 3), at(7, 3)].contains(&p), "{n} {p}");
+                let p = play(strength(n), &block, rule, Color::White, nodes(20_000), seed).pos;
+                assert_eq!(p, at(7, 3), "{n}");
+            }
         }
     }
 
