@@ -2,11 +2,13 @@
 //!
 //! [`matches`](mod@matches) plays and rates engines; [`datagen`] writes [`selfplay`] game
 //! files that [`train`] fits the evaluation and, through [`policy_fit`], the move prior to
-//! (both by the descent in [`fit`]); [`play`] and [`analyse`] serve a person at a terminal,
-//! on a [`game::Game`] drawn by [`picture`] and kept in files by [`record`].
+//! (both by the descent in [`fit`]), reading the games through [`dataset`]; [`play`] and [`analyse`] serve a
+//! person at a terminal, on a [`game::Game`] drawn by [`picture`] and kept in files by
+//! [`record`].
 
 pub mod analyse;
 pub mod datagen;
+pub mod dataset;
 pub mod fit;
 pub mod game;
 pub mod matches;

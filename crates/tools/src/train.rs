@@ -15,20 +15,20 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use hoshi::board::{Board, Color, Pos};
+use hoshi::board::Color;
 use hoshi::eval::features::{Features, is_quiet};
 use hoshi::eval::policy::PolicyTable;
 use hoshi::eval::{
     EVAL_LIMIT, Model, Policy, RuleTables, THREAT_MASKS, VALUE_SCALE, Weights, builtin_model,
     handset_model,
 };
-use hoshi::pattern::{PCODE_COUNT, PatternBoard};
-use hoshi::rng::Rng;
-use hoshi::rules::{Rule, Verdict};
+use hoshi::pattern::PCODE_COUNT;
+use hoshi::rules::Rule;
 
+use super::dataset::{self, Refusal};
 use super::fit::{FitConfig, best_scale, cross_entropy, descend, sigmoid};
 use super::policy_fit::{self, Choices};
-use super::selfplay::{self, Score, SelfPlayGame};
+use super::selfplay::{Score, SelfPlayGame};
 
 /// Options of `pbrain-hoshi train` (the global --seed seeds the split and the order).
 #[derive(Debug, Args)]
@@ -282,43 +282,6 @@ struct QuietPosition {
     result: f64,
 }
 
-/// Replays a game, checked move by move against the rule, calling `visit` with every
-/// searched position (the board, the side to move, the move it played and its score)
-/// before the move is made.
-fn replay(
-    rule: Rule,
-    size: u8,
-    game: &SelfPlayGame,
-    mut visit: impl FnMut(&PatternBoard, Color, Pos, Score),
-) -> Result<(), String> {
-    let side = i64::from(size);
-    let mut board = Board::new(side, side).map_err(|e| e.to_string())?;
-    for &p in &game.opening {
-        let color = board.to_move();
-        if !board.is_empty_at(p) || rule.judge(&board, p, color) != Verdict::Continue {
-            return Err(format!("opening stone {p} is impossible"));
-        }
-        board.place(p, color).map_err(|e| e.to_string())?;
-    }
-    let mut pb = PatternBoard::new(&board, rule);
-    for (n, &(p, score)) in game.moves.iter().enumerate() {
-        let me = board.to_move();
-        if !board.is_empty_at(p) {
-            return Err(format!("move {} on {p} is impossible", n + 1));
-        }
-        visit(&pb, me, p, score);
-        let last = n + 1 == game.moves.len();
-        match rule.judge(&board, p, me) {
-            Verdict::Continue => {}
-            _ if last => break,
-            _ => return Err(format!("the game was over before move {}", n + 2)),
-        }
-        board.place(p, me).map_err(|e| e.to_string())?;
-        pb.make(pb.idx(p), me);
-    }
-    Ok(())
-}
-
 /// A game's quiet searched positions (for the evaluation) and its choices (for the move
 /// prior), or why the game is impossible.
 fn positions(
@@ -330,16 +293,12 @@ fn positions(
     let mut out = Vec::new();
     let mut choices = Choices::default();
     let tables = Layout::of(rule).tables;
-    replay(rule, size, game, |pb, me, played, score| {
+    dataset::replay(rule, size, game, |pb, me, played, score| {
         if is_quiet(pb, me) {
             out.push(QuietPosition {
                 features: Features::of(pb, me),
                 score,
-                result: match game.winner {
-                    None => 0.5,
-                    Some(w) if w == me => 1.0,
-                    Some(_) => 0.0,
-                },
+                result: dataset::result_for(game, me),
             });
         }
         choices.push(pb, me, played, tables, held_out);
@@ -414,54 +373,27 @@ pub fn run(args: &TrainArgs, seed: u64) -> Result<(), String> {
     let mut model = init_model(&args.init)?;
     let handset = handset_model(&Weights::default());
     let mut by_rule: Vec<RuleData> = Vec::new();
-    for (f, path) in args.inputs.iter().enumerate() {
-        let contents = selfplay::read(path)?;
-        let h = contents.header;
-        if contents.torn > 0 {
-            eprintln!(
-                "{}: ignoring a torn last record ({} bytes)",
-                path.display(),
-                contents.torn
-            );
-        }
-        let slot = match by_rule.iter().position(|d| d.rule == h.rule) {
+    dataset::for_each_game::<String>(&args.inputs, seed, args.val, |g| {
+        let rule = g.header.rule;
+        let (ps, choices) =
+            positions(rule, g.header.size, g.game, g.held_out).map_err(Refusal::Skip)?;
+        let slot = match by_rule.iter().position(|d| d.rule == rule) {
             Some(i) => i,
             None => {
                 by_rule.push(RuleData {
-                    rule: h.rule,
+                    rule,
                     positions: Vec::new(),
                     choices: Choices::default(),
                 });
                 by_rule.len() - 1
             }
         };
-        let mut bad = 0;
-        for (g, game) in contents.games.iter().enumerate() {
-            let mut rng = Rng::new(seed ^ ((f as u64) << 40) ^ g as u64);
-            rng.next_u64();
-            let held_out = (rng.next_u64() % 1_000_000) as f64 / 1e6 < args.val;
-            match positions(h.rule, h.size, game, held_out) {
-                Ok((ps, choices)) => {
-                    let data = &mut by_rule[slot];
-                    data.positions.extend(ps.into_iter().map(|p| (p, held_out)));
-                    data.choices.append(choices);
-                }
-                Err(e) => {
-                    bad += 1;
-                    eprintln!("{} game {}: {e}; skipped", path.display(), g + 1);
-                }
-            }
-        }
-        println!(
-            "{}: {} {}x{} games at {} nodes ({} skipped)",
-            path.display(),
-            contents.games.len(),
-            h.rule,
-            h.size,
-            h.nodes,
-            bad
-        );
-    }
+        let data = &mut by_rule[slot];
+        data.positions
+            .extend(ps.into_iter().map(|p| (p, g.held_out)));
+        data.choices.append(choices);
+        Ok(())
+    })?;
     for RuleData {
         rule,
         positions,
@@ -535,6 +467,9 @@ pub fn run(args: &TrainArgs, seed: u64) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use hoshi::board::Board;
+    use hoshi::pattern::PatternBoard;
+    use hoshi::rng::Rng;
 
     /// Positions of random sparse features labelled by known weights: the fit finds them.
     #[test]
