@@ -128,6 +128,9 @@ pub enum Tool {
     },
     /// Fit the evaluation's tables to self-play games and write a weights file.
     Train(Box<hoshi_tools::train::TrainArgs>),
+    /// Export the positions `train` fits, with the engine's pattern codes, labels and the
+    /// tables' own values, for the network trainer in nn/ (docs/network.md).
+    Features(Box<hoshi_tools::features::FeaturesArgs>),
     /// Play against Hoshi in the terminal (--level, --strength and the global --seed choose
     /// its play).
     Play {

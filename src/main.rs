@@ -71,6 +71,10 @@ fn main() -> ExitCode {
             "train",
             hoshi_tools::train::run(args, cli.seed.unwrap_or(0)),
         ),
+        Some(Tool::Features(args)) => tool_result(
+            "features",
+            hoshi_tools::features::run(args, cli.seed.unwrap_or(0)).map(|_| ()),
+        ),
         Some(Tool::Play { playing, args }) => {
             let playing = playing.or(&cli.playing);
             let opponent = hoshi_tools::play::Opponent {

@@ -2,13 +2,15 @@
 //!
 //! [`matches`](mod@matches) plays and rates engines; [`datagen`] writes [`selfplay`] game
 //! files that [`train`] fits the evaluation and, through [`policy_fit`], the move prior to
-//! (both by the descent in [`fit`]), reading the games through [`dataset`]; [`play`] and [`analyse`] serve a
+//! (both by the descent in [`fit`]), and that [`features`] exports for the network trainer
+//! in `nn/`; both read the games through [`dataset`]; [`play`] and [`analyse`] serve a
 //! person at a terminal, on a [`game::Game`] drawn by [`picture`] and kept in files by
 //! [`record`].
 
 pub mod analyse;
 pub mod datagen;
 pub mod dataset;
+pub mod features;
 pub mod fit;
 pub mod game;
 pub mod matches;

@@ -163,8 +163,10 @@ impl fmt::Display for ModelError {
 
 impl std::error::Error for ModelError {}
 
-/// The CRC-32 of every pcode's patterns: what the file's numbering means.
-fn vocabulary() -> u32 {
+/// The CRC-32 of every pcode's patterns: what the file's numbering means. Files of other
+/// tools that carry pcodes or patterns (the network trainer's position files) carry it too.
+#[must_use]
+pub fn vocabulary() -> u32 {
     let pcodes = Pcodes::get();
     let bytes: Vec<u8> = (0..PCODE_COUNT)
         .flat_map(|p| pcodes.patterns(p as Pcode).map(|pat| pat as u8))
