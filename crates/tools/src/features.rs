@@ -6,8 +6,8 @@
 //! seed and fraction. Each record holds the engine's own view of the position — per
 //! colour, cell and direction the line [`Pattern`] the pattern board keeps, per colour and
 //! cell the pcode, the stones, the legal and candidate cells — and its labels: the search
-//! score, the game's result, the move played. The current evaluation's value and move
-//! prior come with it, so that the trainer measures the tables on the very positions and
+//! score, the game's result, the move played. The threat mask the tables index their threat
+//! table by comes too, and the current evaluation's value and move prior, so that the trainer measures the tables on the very positions and
 //! targets it measures a network on. Pattern classification stays here, in the engine:
 //! the trainer reads codes, never lines of stones.
 //!
@@ -44,7 +44,8 @@
 //! | 11 | u8 | score kind: 0 an evaluation, 1 a win in `score` plies, 2 a loss in `score` plies |
 //! | 12 | i32 | the mover's search score |
 //! | 16 | i32 | the baseline evaluation for the side to move (`Evaluator::evaluate`) |
-//! | 20 | u32 | flags: bit 0, the game is held out |
+//! | 20 | u16 | flags: bit 0, the game is held out |
+//! | 22 | u16 | the threat mask for the side to move ([`threat_mask`], 11 bits: the tables' threat-table index) |
 //! | 24 | i32 × cells | the baseline move prior for the mover on each legal cell, 0 elsewhere |
 //! | 24 + 4 cells | u16 × 2 × cells | pcode per colour (black, white) and cell; 0 on stones |
 //! | 24 + 8 cells | u8 × 2 × 4 × cells | pattern per colour, direction ([`Dir::ALL`]: x, y, diagonal, anti-diagonal) and cell; dead (0) on stones |
@@ -63,7 +64,7 @@ use clap::Args;
 use hoshi::board::{Color, Dir, Pos};
 use hoshi::eval::features::{Features, is_quiet};
 use hoshi::eval::model::vocabulary;
-use hoshi::eval::{Evaluator, Model};
+use hoshi::eval::{Evaluator, Model, threat_mask};
 use hoshi::pattern::{Pattern, PatternBoard};
 use hoshi::rules::Rule;
 
@@ -79,7 +80,7 @@ pub const FIXED_BYTES: usize = 24;
 /// Bytes per cell of a record: prior (4), two pcodes (4), eight patterns (8), the cell (1).
 pub const CELL_BYTES: usize = 17;
 /// Bit of a record's flags: the game is held out.
-pub const FLAG_HELD_OUT: u32 = 1;
+pub const FLAG_HELD_OUT: u16 = 1;
 /// Bits of a record's cell byte.
 pub const CELL_LEGAL: u8 = 1 << 2;
 pub const CELL_CANDIDATE: u8 = 1 << 3;
@@ -243,6 +244,8 @@ pub struct Record {
     /// The baseline evaluation for the mover.
     pub eval: i32,
     pub held_out: bool,
+    /// [`threat_mask`] for the mover.
+    pub mask: u16,
     /// Per cell: the baseline prior for the mover on legal cells, 0 elsewhere.
     pub prior: Vec<i32>,
     /// `[colour][cell]`.
@@ -281,6 +284,7 @@ impl Record {
             score,
             eval: Features::of(pb, side).value(model.tables(pb.rule())),
             held_out: false,
+            mask: threat_mask(pb, side) as u16,
             prior: vec![0; cells],
             pcode: [vec![0; cells], vec![0; cells]],
             pats: std::array::from_fn(|_| std::array::from_fn(|_| vec![0; cells])),
@@ -332,6 +336,7 @@ impl Record {
         b.extend_from_slice(&self.eval.to_le_bytes());
         let flags = if self.held_out { FLAG_HELD_OUT } else { 0 };
         b.extend_from_slice(&flags.to_le_bytes());
+        b.extend_from_slice(&self.mask.to_le_bytes());
         b.extend(self.prior.iter().flat_map(|v| v.to_le_bytes()));
         b.extend(self.pcode.iter().flatten().flat_map(|v| v.to_le_bytes()));
         b.extend(self.pats.iter().flatten().flatten());
@@ -389,7 +394,8 @@ impl Record {
             result: b[10],
             score,
             eval: u32_at(16) as i32,
-            held_out: u32_at(20) & FLAG_HELD_OUT != 0,
+            held_out: u16_at(20) & FLAG_HELD_OUT != 0,
+            mask: u16_at(22),
             prior,
             pcode,
             pats,
@@ -633,6 +639,7 @@ mod tests {
             assert_eq!(r.ply as usize, board.history().len());
             assert_eq!(r.played, u16::from(played.y) * 15 + u16::from(played.x));
             assert_eq!(r.eval, eval.evaluate(&pb, *me));
+            assert_eq!(usize::from(r.mask), threat_mask(&pb, *me));
             let winner = games()[*g as usize].winner;
             let want_result = match winner {
                 None => 1,
