@@ -1,0 +1,127 @@
+"""The network: a small member of Rapfi's "mix" family over Hoshi's pattern codes.
+
+Per cell, the line patterns of both colours (from the side to move's view: own and the
+opponent's) each look up a feature vector in a table shared by the four directions, and so
+do the cell's two pcodes (optional) and its stone; the sum is the cell's feature. A cell's
+four patterns are its pcode's (data.pcode_patterns), so the sum over its lines is computed
+as one lookup per colour in a per-pcode table made from the pattern table each step: four
+times fewer gathers, the same function. A clipped
+ReLU, a per-cell linear layer and a second clipped ReLU let threats on different lines
+through one cell, and the two colours' shapes on it, combine — what a sum of per-cell table
+values cannot see. An optional 3x3 depthwise convolution (`Shape.conv`) then lets each
+cell see its neighbours' features. The value head pools the cells (a sum, scaled by 2^-POOL_SHIFT) into a
+small MLP giving the logit of the mover's win probability; the policy head is a linear map
+of each cell's feature to a logit.
+
+Every activation is clipped to [0, 127/128] so that the integer model (quant.py) carries it
+exactly as a byte of 0..127 at scale 128.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from .data import PATTERNS, PCODES, THREAT_MASKS
+
+# The pooled sum is divided by 2^POOL_SHIFT: a sum (like the tables' sum over cells) rather
+# than a mean, so a feature keeps its weight whatever the board size, and the division is a
+# shift in the integer model.
+POOL_SHIFT = 5
+# Activations live in [0, ACT_MAX]: 0..127 at scale 128 in the integer model.
+ACT_MAX = 127.0 / 128.0
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A network's size: what the exported file records in its header."""
+
+    channels: int = 32
+    hidden: int = 32
+    pcode: bool = True
+    # A 3x3 depthwise convolution over the cells' features after the cell layer: each cell
+    # sees its neighbours' (mix9's spatial step).
+    conv: bool = False
+
+
+def clip(x: torch.Tensor) -> torch.Tensor:
+    return torch.clamp(x, 0.0, ACT_MAX)
+
+
+class MixNet(nn.Module):
+    def __init__(self, shape: Shape, pcode_counts: np.ndarray) -> None:
+        """`pcode_counts`: data.pcode_counts, each pcode's count of each line pattern."""
+        super().__init__()
+        c, h = shape.channels, shape.hidden
+        self.shape = shape
+        self.register_buffer("counts", torch.from_numpy(pcode_counts), persistent=False)
+        # Rows 0..10: own patterns, 11..21: the opponent's.
+        self.pattern = nn.Embedding(2 * PATTERNS, c)
+        # Rows 0..1000: own pcodes, 1001..2001: the opponent's.
+        self.pcode = nn.Embedding(2 * PCODES, c) if shape.pcode else None
+        # Empty, own stone, opponent's stone.
+        self.stone = nn.Embedding(3, c)
+        self.cell = nn.Linear(c, c)
+        self.conv = nn.Conv2d(c, c, 3, padding=1, groups=c) if shape.conv else None
+        # The value's linear part: a scalar per colour and pcode and per stone, summed over
+        # the cells, and one per threat mask — the tables' own form (Stockfish's NNUE calls
+        # such a part PSQT), so the network holds the linear model and its MLP learns what
+        # that cannot say.
+        self.psqt = nn.Embedding(2 * PCODES, 1)
+        self.psqt_stone = nn.Embedding(3, 1)
+        self.threat = nn.Embedding(THREAT_MASKS, 1)
+        self.value1 = nn.Linear(c, h)
+        self.value2 = nn.Linear(h, 1)
+        self.policy = nn.Linear(c, 1)
+        for linear in (self.psqt, self.psqt_stone, self.threat):
+            nn.init.zeros_(linear.weight)
+        nn.init.normal_(self.pattern.weight, 0.0, 0.1)
+        nn.init.normal_(self.stone.weight, 0.0, 0.1)
+        if self.pcode is not None:
+            # The pcode tables start at zero: the patterns explain what they can first.
+            nn.init.zeros_(self.pcode.weight)
+        # Clipped activations saturate and pass no gradient: start every unit mid-range.
+        # The pooled sum is large (a few per channel), so value layer 1 starts small.
+        nn.init.constant_(self.cell.bias, 0.25)
+        nn.init.normal_(self.value1.weight, 0.0, 0.02)
+        nn.init.constant_(self.value1.bias, 0.5)
+
+    def pcode_tables(self) -> torch.Tensor:
+        """(2 * PCODES, channels): per colour and pcode, the sum of its four lines' pattern
+        features plus its pcode feature."""
+        w = self.pattern.weight.view(2, PATTERNS, -1)
+        t = torch.cat([self.counts @ w[0], self.counts @ w[1]])
+        return t if self.pcode is None else t + self.pcode.weight
+
+    def cells(self, pcode: torch.Tensor, stones: torch.Tensor) -> torch.Tensor:
+        """Each cell's feature after the per-cell layers: (batch, cells, channels).
+
+        pcode (batch, 2, cells), stones (batch, cells): integer codes from the mover's view
+        (data.Inputs), own colour first.
+        """
+        offset = torch.tensor([0, PCODES], device=pcode.device).view(1, 2, 1)
+        x = F.embedding(pcode + offset, self.pcode_tables()).sum(dim=1) + self.stone(stones)
+        a = clip(self.cell(clip(x)))
+        if self.conv is None:
+            return a
+        batch, cells, c = a.shape
+        side = math.isqrt(cells)
+        grid = a.transpose(1, 2).reshape(batch, c, side, side)
+        return clip(self.conv(grid)).reshape(batch, c, cells).transpose(1, 2)
+
+    def forward(self, pcode: torch.Tensor, stones: torch.Tensor, mask: torch.Tensor
+                ) -> tuple[torch.Tensor, torch.Tensor]:
+        """The value logit (batch,) and the policy logits (batch, cells), unmasked. `mask`
+        (batch,) is the threat mask of the tables' threat table."""
+        a = self.cells(pcode, stones)
+        pooled = a.sum(dim=1) / (1 << POOL_SHIFT)
+        offset = torch.tensor([0, PCODES], device=pcode.device).view(1, 2, 1)
+        linear = (self.psqt(pcode + offset).sum(dim=(1, 2, 3))
+                  + self.psqt_stone(stones).sum(dim=(1, 2)) + self.threat(mask).squeeze(-1))
+        value = linear + self.value2(clip(self.value1(pooled))).squeeze(-1)
+        return value, self.policy(a).squeeze(-1)

@@ -1,0 +1,155 @@
+"""Tests of the trainer's pieces that need no data: the position file reader on a file made
+here, the targets, the network file's round trip and the integer reference against the
+float network. Run from the repository root: `nn/.venv/bin/python -m unittest discover nn/tests`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import struct
+import sys
+import tempfile
+import unittest
+import zlib
+from pathlib import Path
+
+import numpy as np
+import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from hoshi_nn import data, quant  # noqa: E402
+from hoshi_nn.model import MixNet, Shape  # noqa: E402
+
+# The vocabulary checksum of the engine's pcode numbering (lexicographic multisets).
+VOCABULARY = zlib.crc32(np.array(
+    list(itertools.combinations_with_replacement(range(data.PATTERNS), 4)), np.uint8).tobytes())
+SIDE = 7
+CELLS = SIDE * SIDE
+
+
+def random_inputs(rng: np.random.Generator, n: int) -> data.Inputs:
+    stones = rng.integers(0, 3, (n, CELLS)).astype(np.uint8)
+    pcode = rng.integers(0, data.PCODES, (n, 2, CELLS)).astype(np.int16)
+    pcode[np.repeat((stones != 0)[:, None], 2, axis=1)] = 0
+    return data.Inputs(pcode, stones, stones == 0, rng.integers(0, CELLS, n),
+                       rng.integers(0, data.THREAT_MASKS, n))
+
+
+def random_net(seed: int, shape: Shape) -> MixNet:
+    torch.manual_seed(seed)
+    net = MixNet(shape, data.pcode_counts(VOCABULARY))
+    with torch.no_grad():
+        for p in net.parameters():
+            p.add_(torch.randn_like(p) * 0.2)
+    return net
+
+
+class PositionFileTest(unittest.TestCase):
+    def write(self, path: Path, records: np.ndarray, crc_ok: bool = True) -> None:
+        head = bytearray(64)
+        head[:8] = data.MAGIC
+        struct.pack_into("<IIIBBxxIIQIIQxxxx", head, 8, data.VERSION, 64,
+                         data.record_dtype(CELLS).itemsize, SIDE, data.PATTERNS, VOCABULARY,
+                         0xABCD, len(records), 3, 100_000, 9)
+        struct.pack_into("<I", head, 60, zlib.crc32(bytes(head[:60])) ^ (0 if crc_ok else 1))
+        path.write_bytes(bytes(head) + records.tobytes())
+
+    def test_a_file_reads_back_and_bad_ones_are_refused(self) -> None:
+        records = np.zeros(3, data.record_dtype(CELLS))
+        records["side"] = [0, 1, 1]
+        records["flags"] = [0, data.FLAG_HELD_OUT, 0]
+        records["pcode"][1, 0, 5] = 17  # black's pcode, white to move: the opponent's
+        records["cell"][1, 6] = 1  # a black stone: the opponent's
+        records["cell"][1, 7] = 2 | data.CELL_LEGAL
+        with tempfile.TemporaryDirectory() as d:
+            path = Path(d) / "p.feat"
+            self.write(path, records)
+            pos = data.open_positions(path)
+            self.assertEqual((pos.side, pos.games, len(pos)), (SIDE, 3, 3))
+            self.assertEqual(pos.held_out.tolist(), [False, True, False])
+            x = data.inputs(pos.records)
+            self.assertEqual(x.pcode[1, 1, 5], 17)
+            self.assertEqual(x.pcode[1, 0, 5], 0)
+            self.assertEqual((x.stones[1, 6], x.stones[1, 7]), (2, 1))
+            self.assertTrue(x.legal[1, 7] and not x.legal[1, 6])
+            self.write(path, records, crc_ok=False)
+            with self.assertRaisesRegex(data.FormatError, "damaged"):
+                data.open_positions(path)
+            self.write(path, records[:2])
+            path.write_bytes(path.read_bytes() + b"\0")
+            with self.assertRaisesRegex(data.FormatError, "bytes"):
+                data.open_positions(path)
+            path.write_bytes(b"HOSHIGMS" + bytes(100))
+            with self.assertRaisesRegex(data.FormatError, "magic"):
+                data.open_positions(path)
+
+    def test_targets_mix_result_and_score_and_mates_give_the_result(self) -> None:
+        r = np.zeros(3, data.record_dtype(CELLS))
+        r["result"] = [2, 0, 1]
+        r["score"] = [0, 517, 3]
+        r["score_kind"] = [0, 0, 2]
+        t = data.value_targets(r, 517.0, 0.5)
+        np.testing.assert_allclose(t, [0.75, 0.5 / (1 + np.exp(-1.0)), 0.5], rtol=1e-6)
+
+    def test_the_vocabulary_guards_the_pcode_numbering(self) -> None:
+        self.assertEqual(data.pcode_patterns(VOCABULARY)[-1].tolist(), [10] * 4)
+        self.assertEqual(data.pcode_counts(VOCABULARY).sum(axis=1).tolist(), [4.0] * data.PCODES)
+        with self.assertRaises(data.FormatError):
+            data.pcode_patterns(VOCABULARY ^ 1)
+
+
+class ExportTest(unittest.TestCase):
+    def test_the_file_round_trips_and_damage_is_refused(self) -> None:
+        for shape in (Shape(8, 4, True), Shape(4, 8, False), Shape(4, 4, True, conv=True)):
+            q = quant.quantise(random_net(1, shape), 517.3, VOCABULARY, True, 0x1234)
+            back = quant.from_bytes(quant.to_bytes(q))
+            self.assertEqual((back.shape, back.residual, back.baseline), (shape, True, 0x1234))
+            self.assertAlmostEqual(back.k, 517.3, places=3)
+            for name, value in vars(q).items():
+                if isinstance(value, np.ndarray):
+                    np.testing.assert_array_equal(getattr(back, name), value, err_msg=name)
+            b = bytearray(quant.to_bytes(q))
+            b[100] ^= 1
+            with self.assertRaisesRegex(quant.ExportError, "damaged"):
+                quant.from_bytes(bytes(b))
+
+    def test_the_integer_network_follows_the_float_one(self) -> None:
+        """The integer outputs are the float network's with the exported weights, up to
+        the floors of the shifts; and every value fits int32."""
+        rng = np.random.default_rng(5)
+        counts = data.pcode_counts(VOCABULARY)
+        x = random_inputs(rng, 64)
+        for shape in (Shape(16, 8, True), Shape(8, 8, False, conv=True)):
+            q = quant.quantise(random_net(2, shape), 517.3, VOCABULARY, False, 0)
+            value, policy = quant.forward(q, counts, x.pcode, x.stones, x.mask)
+            self.assertEqual((value.shape, policy.shape), ((64,), (64, CELLS)))
+            with torch.no_grad():
+                fv, fp = quant.float_net(q, counts)(torch.from_numpy(x.pcode).long(),
+                                                    torch.from_numpy(x.stones).long(),
+                                                    torch.from_numpy(x.mask))
+            self.assertGreater(float(fv.std()), 0.5, "a test net whose value varies")
+            np.testing.assert_allclose(value / q.value_scale, fv.numpy(), atol=0.05)
+            np.testing.assert_allclose(policy / q.policy_scale, fp.numpy(), atol=0.05)
+
+    def test_the_pcode_tables_are_the_sums_over_the_four_lines(self) -> None:
+        q = quant.quantise(random_net(3, Shape(8, 4, True)), 517.3, VOCABULARY, False, 0)
+        tables = quant.pcode_tables(q, data.pcode_counts(VOCABULARY))
+        pats = data.pcode_patterns(VOCABULARY)
+        for code in (0, 1, 500, 1000):
+            own = q.pattern[pats[code]].astype(np.int64).sum(axis=0) + q.pcode[code]
+            opp = (q.pattern[pats[code] + data.PATTERNS].astype(np.int64).sum(axis=0)
+                   + q.pcode[code + data.PCODES])
+            np.testing.assert_array_equal(tables[code], own)
+            np.testing.assert_array_equal(tables[code + data.PCODES], opp)
+
+    def test_a_weight_too_large_for_its_type_is_refused(self) -> None:
+        net = random_net(4, Shape(4, 4, False))
+        with torch.no_grad():
+            net.cell.weight[0, 0] = 1000.0
+        with self.assertRaisesRegex(quant.ExportError, "cell layer"):
+            quant.quantise(net, 517.3, VOCABULARY, False, 0)
+
+
+if __name__ == "__main__":
+    unittest.main()
