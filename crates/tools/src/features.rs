@@ -7,9 +7,10 @@
 //! colour, cell and direction the line [`Pattern`] the pattern board keeps, per colour and
 //! cell the pcode, the stones, the legal and candidate cells — and its labels: the search
 //! score, the game's result, the move played. The threat mask the tables index their threat
-//! table by comes too, and the current evaluation's value and move prior, so that the trainer measures the tables on the very positions and
-//! targets it measures a network on. Pattern classification stays here, in the engine:
-//! the trainer reads codes, never lines of stones.
+//! table by comes too, and the current evaluation's value and move prior, so that the
+//! trainer measures the tables on the very positions and targets it measures a network on.
+//! Pattern classification stays here, in the engine: the trainer reads codes, never lines
+//! of stones.
 //!
 //! The file (docs/network.md has the same table), all integers little-endian:
 //!
