@@ -4,7 +4,7 @@
 use hoshi::board::Color;
 
 use super::engine::{EngineSpec, FaultKind};
-use super::quirks::QuirkCounts;
+use super::quirks::{QuirkCounts, Sighting};
 use super::referee::{PlayedGame, Termination};
 
 /// The endings, faults and quirks of the games recorded so far.
@@ -58,6 +58,14 @@ impl Incidents {
             }
             self.fault_log
                 .push(format!("game {number}: {}: {f}", specs[loser].name));
+        }
+    }
+
+    /// Adds the quirks the engines showed outside any game (at their start and end), as a
+    /// worker hands them back: each engine's sightings, in the run's engine order.
+    pub fn add_quirks(&mut self, per_engine: impl IntoIterator<Item = Vec<Sighting>>) {
+        for (quirks, sightings) in self.quirks.iter_mut().zip(per_engine) {
+            sightings.iter().for_each(|s| quirks.add(s));
         }
     }
 

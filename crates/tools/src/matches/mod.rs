@@ -710,11 +710,7 @@ pub fn run(args: &MatchArgs, seed: Option<u64>) -> Result<(), String> {
         }
         for w in workers {
             if let Ok(found) = w.join() {
-                for (k, sightings) in found.into_iter().enumerate() {
-                    sightings
-                        .iter()
-                        .for_each(|s| tally.incidents.quirks[k].add(s));
-                }
+                tally.incidents.add_quirks(found);
             }
         }
     });

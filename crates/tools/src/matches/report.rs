@@ -1047,19 +1047,23 @@ mod tests {
         body.split("<tr").skip(1).map(texts).collect()
     }
 
-    #[test]
-    fn engine_and_user_texts_are_shown_as_text_and_can_run_nothing() {
-        let s = standings(&[HOSTILE, "b", "c"]);
-        let about = "name=\"\"><img src=x onerror=alert(2)>\"";
-        let engines: Vec<EngineRow> = s
-            .names
+    /// A row per name, no command line, `about` as every engine's ABOUT.
+    fn rows<'a>(names: &'a [String], about: Option<&'a str>) -> Vec<EngineRow<'a>> {
+        names
             .iter()
             .map(|name| EngineRow {
                 name,
                 argv: &[],
-                about: Some(about),
+                about,
             })
-            .collect();
+            .collect()
+    }
+
+    #[test]
+    fn engine_and_user_texts_are_shown_as_text_and_can_run_nothing() {
+        let s = standings(&[HOSTILE, "b", "c"]);
+        let about = "name=\"\"><img src=x onerror=alert(2)>\"";
+        let engines = rows(&s.names, Some(about));
         let records = [
             Record {
                 kind: RecordKind::Pgn,
@@ -1120,15 +1124,7 @@ mod tests {
     #[test]
     fn the_tables_show_the_numbers_the_text_summary_prints() {
         let s = standings(&["a", "b", "c", "d"]);
-        let engines = s
-            .names
-            .iter()
-            .map(|name| EngineRow {
-                name,
-                argv: &[],
-                about: None,
-            })
-            .collect();
+        let engines = rows(&s.names, None);
         let html = render(
             &report("t", engines, Results::Standings(&s), &[], &[]),
             Path::new("."),
@@ -1170,14 +1166,7 @@ mod tests {
             penta: Some(Penta([0, 0, 0, 0, 6])),
         };
         let names = ["strong".to_owned(), "weak".to_owned()];
-        let engines = names
-            .iter()
-            .map(|name| EngineRow {
-                name,
-                argv: &[],
-                about: None,
-            })
-            .collect();
+        let engines = rows(&names, None);
         let html = render(
             &report(
                 "Match: strong vs weak",

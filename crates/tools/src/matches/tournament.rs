@@ -296,11 +296,7 @@ pub fn run(args: &MatchArgs, specs: Vec<EngineSpec>, seed: u64) -> Result<(), St
         }
         for w in workers {
             if let Ok(found) = w.join() {
-                for (k, sightings) in found.into_iter().enumerate() {
-                    sightings
-                        .iter()
-                        .for_each(|s| progress.incidents.quirks[k].add(s));
-                }
+                progress.incidents.add_quirks(found);
             }
         }
     });
