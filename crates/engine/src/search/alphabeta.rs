@@ -268,7 +268,12 @@ impl<'a> Tree<'a> {
         if alpha >= beta {
             return alpha;
         }
-        if let Some(value) = self.quick_win(side, ply) {
+        // Not at the root: a value decided there without a move (two five points of the
+        // opponent, a double three) would leave the search nothing to play and nothing to
+        // report; its moves' own nodes decide the same, each with its move.
+        if ply > 0
+            && let Some(value) = self.quick_win(side, ply)
+        {
             return value;
         }
         if depth <= 0 || ply >= MAX_PLY {

@@ -733,6 +733,37 @@ mod tests {
     }
 
     #[test]
+    fn a_root_decided_by_threats_is_searched_for_its_move_and_value() {
+        // Black faces white's open four: lost, whatever it blocks, in two plies.
+        let b = board_with(
+            &[(1, 1), (3, 3), (5, 1)],
+            &[(7, 7), (7, 8), (7, 9), (7, 10)],
+        );
+        let r = Searcher::new(1 << 20).search(Request::new(
+            &b,
+            Rule::Freestyle,
+            Color::Black,
+            depth(4),
+        ));
+        assert!([Pos::new(7, 6), Pos::new(7, 11)].contains(&r.best), "{r:?}");
+        assert_eq!((r.mate_in(), r.depth >= 1), (Some(-2), true), "{r:?}");
+        // White has a double open three at (7, 7), black no three or four to answer with:
+        // the search plays it and reports the win.
+        let b = board_with(
+            &[(0, 0), (14, 0), (0, 14), (14, 14)],
+            &[(5, 7), (6, 7), (7, 5), (7, 6)],
+        );
+        let r = Searcher::new(1 << 20).search(Request::new(
+            &b,
+            Rule::Freestyle,
+            Color::White,
+            depth(6),
+        ));
+        assert_eq!(r.best, Pos::new(7, 7), "{r:?}");
+        assert!(r.mate_in().is_some_and(|n| n > 0), "{r:?}");
+    }
+
+    #[test]
     fn answers_a_legal_move_when_stopped_at_once() {
         let stopped = AtomicBool::new(true);
         let mut s = Searcher::new(1 << 20);
