@@ -38,13 +38,13 @@ pub const NOISE_CAP: i32 = 120;
 const TRIED_PER_KEPT: usize = 2;
 
 /// The ratings of skills, `(skill, Elo)`, linear in between: Elo at 1 s a move, freestyle
-/// 15x15, pela (Piskvork's own brain) = 0, from the ladder of docs/strength.md ("The
-/// strength scale"): Hoshi at skills 0 to 95, `hard`, full master and four peer engines,
-/// rated together by maximum likelihood. The measured skills lie on one straight line
-/// within their noise (a least-squares fit weighted by their intervals: 12.7 Elo a step of
-/// skill, chi-square 14.2 on 7 degrees of freedom), so the scale is that line from skill 0
-/// to 95, then full master's own rating.
-pub const SCALE: [(f64, f64); 3] = [(0.0, -767.6), (95.0, 439.6), (100.0, 631.9)];
+/// 15x15, pela (Piskvork's own brain) = 0, from the games of docs/strength.md ("The
+/// strength scale"): Hoshi at skills 0 to 95, `hard`, full master and four peer engines.
+/// The skills' own ratings are too noisy one by one to interpolate between, so the games
+/// are fitted by maximum likelihood with every skill's rating on one line (12.35 Elo a
+/// step of skill) and the other engines free (docs/scale/fit.py): the scale is that line
+/// from skill 0 to 95, then full master's own rating.
+pub const SCALE: [(f64, f64); 3] = [(0.0, -654.0), (95.0, 519.0), (100.0, 725.1)];
 
 /// A playing strength of the master level, 0 (weakest) to 100 (full strength).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
