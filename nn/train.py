@@ -38,6 +38,10 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--no-pcode", action="store_true", help="no pcode tables: line patterns only")
     p.add_argument("--conv", action="store_true",
                    help="a 3x3 depthwise convolution over the cells' features")
+    p.add_argument("--window", type=int, default=0,
+                   help="each cell also reads its four line windows, this many cells either "
+                        "way, through a shape-mapping network (0: off; not in the integer "
+                        "format yet: the float weights are saved instead)")
     p.add_argument("--residual", action="store_true",
                    help="learn a correction to the baseline tables: the value logit is the "
                         "tables' evaluation / K plus the network's")
@@ -201,11 +205,12 @@ def main() -> None:
           f"held-out {base_held:.5f}; move prior held-out cross-entropy {prior_ce:.5f} "
           f"(temperature {temperature:.1f}), top-1 {100 * prior_top1:.1f} %")
 
-    shape = Shape(args.channels, args.hidden, not args.no_pcode, args.conv)
+    shape = Shape(args.channels, args.hidden, not args.no_pcode, args.conv, args.window)
     net = MixNet(shape, counts).to(device)
     params = sum(p.numel() for p in net.parameters())
     print(f"network: {shape.channels} channels, value MLP {shape.hidden}, pcode tables "
-          f"{'yes' if shape.pcode else 'no'}, 3x3 convolution {'yes' if shape.conv else 'no'}; "
+          f"{'yes' if shape.pcode else 'no'}, 3x3 convolution {'yes' if shape.conv else 'no'}, "
+          f"line windows {shape.window or 'no'}; "
           f"{params} parameters")
     # The linear part is the tables' form: a few thousand sparse values that each move
     # little per batch, so it gets its own, larger step.
@@ -246,6 +251,13 @@ def main() -> None:
             best = (hv, epoch, {n: t.detach().clone() for n, t in net.state_dict().items()})
 
     net.load_state_dict(best[2])
+    if shape.window:
+        # The integer format has no shape tables yet: keep the float network.
+        torch.save({"shape": shape, "state": best[2]}, args.out)
+        print(f"best epoch {best[1]}: held-out value loss {best[0]:.5f} (baseline tables "
+              f"{base_held:.5f}); wrote the float network to {args.out}")
+        print(f"{time.time() - started:.0f} s")
+        return
     q = quant.quantise(net.cpu(), args.k, pos.vocabulary, args.residual, pos.baseline_id)
     quant.save(q, args.out)
     qv, qce, qtop = measure_quantised(q, counts, held, 512, args.residual)

@@ -5,13 +5,17 @@ opponent's) each look up a feature vector in a table shared by the four directio
 do the cell's two pcodes (optional) and its stone; the sum is the cell's feature. A cell's
 four patterns are its pcode's (data.pcode_patterns), so the sum over its lines is computed
 as one lookup per colour in a per-pcode table made from the pattern table each step: four
-times fewer gathers, the same function. A clipped
-ReLU, a per-cell linear layer and a second clipped ReLU let threats on different lines
-through one cell, and the two colours' shapes on it, combine — what a sum of per-cell table
-values cannot see. An optional 3x3 depthwise convolution (`Shape.conv`) then lets each
-cell see its neighbours' features. The value head pools the cells (a sum, scaled by 2^-POOL_SHIFT) into a
-small MLP giving the logit of the mover's win probability; the policy head is a linear map
-of each cell's feature to a logit.
+times fewer gathers, the same function. Optionally (`Shape.window`) each cell also reads
+the exact stones of its four lines, `window` cells either way: a shared mapping network
+turns each line's shape into features, summed over the directions (what Rapfi's mix
+networks read instead of pattern classes).
+
+A clipped ReLU, a per-cell linear layer and a second clipped ReLU let threats on different
+lines through one cell, and the two colours' shapes on it, combine — what a sum of per-cell
+table values cannot see. An optional 3x3 depthwise convolution (`Shape.conv`) then lets
+each cell see its neighbours' features. The value head pools the cells (a sum, scaled by
+2^-POOL_SHIFT) into a small MLP giving the logit of the mover's win probability; the policy
+head is a linear map of each cell's feature to a logit.
 
 Every activation is clipped to [0, 127/128] so that the integer model (quant.py) carries it
 exactly as a byte of 0..127 at scale 128.
@@ -47,6 +51,12 @@ class Shape:
     # A 3x3 depthwise convolution over the cells' features after the cell layer: each cell
     # sees its neighbours' (mix9's spatial step).
     conv: bool = False
+    # The reach of each cell's line windows, cells either way (0: none): each of the four
+    # windows' exact shape (empty, own, opponent's, off the board) maps to features through
+    # a small shared network, the same for a window read backwards.
+    window: int = 0
+    # Width of that mapping network's hidden layers.
+    mapper: int = 64
 
 
 def clip(x: torch.Tensor) -> torch.Tensor:
@@ -68,6 +78,12 @@ class MixNet(nn.Module):
         self.stone = nn.Embedding(3, c)
         self.cell = nn.Linear(c, c)
         self.conv = nn.Conv2d(c, c, 3, padding=1, groups=c) if shape.conv else None
+        self.lines = None
+        if shape.window:
+            width = 4 * (2 * shape.window + 1)
+            self.lines = nn.Sequential(nn.Linear(width, shape.mapper), nn.ReLU(),
+                                       nn.Linear(shape.mapper, shape.mapper), nn.ReLU(),
+                                       nn.Linear(shape.mapper, c))
         # The value's linear part: a scalar per colour and pcode and per stone, summed over
         # the cells, and one per threat mask — the tables' own form (Stockfish's NNUE calls
         # such a part PSQT), so the network holds the linear model and its MLP learns what
@@ -106,6 +122,8 @@ class MixNet(nn.Module):
         """
         offset = torch.tensor([0, PCODES], device=pcode.device).view(1, 2, 1)
         x = F.embedding(pcode + offset, self.pcode_tables()).sum(dim=1) + self.stone(stones)
+        if self.lines is not None:
+            x = x + self.line_features(stones)
         a = clip(self.cell(clip(x)))
         if self.conv is None:
             return a
@@ -113,6 +131,17 @@ class MixNet(nn.Module):
         side = math.isqrt(cells)
         grid = a.transpose(1, 2).reshape(batch, c, side, side)
         return clip(self.conv(grid)).reshape(batch, c, cells).transpose(1, 2)
+
+    def line_features(self, stones: torch.Tensor) -> torch.Tensor:
+        """(batch, cells, channels): the mapped shapes of each cell's four line windows,
+        summed. Each distinct shape of the batch goes through the mapping network once."""
+        codes = line_codes(stones, self.shape.window)
+        unique, inverse = torch.unique(codes, return_inverse=True)
+        length = 2 * self.shape.window + 1
+        powers = 4 ** torch.arange(length - 1, -1, -1, device=stones.device)
+        digits = (unique[:, None] // powers) % 4
+        onehot = F.one_hot(digits, 4).float().reshape(len(unique), 4 * length)
+        return self.lines(onehot)[inverse].sum(dim=1)
 
     def forward(self, pcode: torch.Tensor, stones: torch.Tensor, mask: torch.Tensor
                 ) -> tuple[torch.Tensor, torch.Tensor]:
@@ -125,3 +154,29 @@ class MixNet(nn.Module):
                   + self.psqt_stone(stones).sum(dim=(1, 2)) + self.threat(mask).squeeze(-1))
         value = linear + self.value2(clip(self.value1(pooled))).squeeze(-1)
         return value, self.policy(a).squeeze(-1)
+
+
+# The four line directions as (dx, dy): a row, a column, the diagonal and the anti-diagonal.
+DIRECTIONS = ((1, 0), (0, 1), (1, 1), (1, -1))
+OFF_BOARD = 3
+
+
+def line_codes(stones: torch.Tensor, window: int) -> torch.Tensor:
+    """(batch, 4, cells): each cell's window of `window` cells either way along each
+    direction, as a base-4 number of its states (0 empty, 1 own, 2 opponent's, 3 off the
+    board), first cell most significant; a window and its reverse get the same (smaller)
+    code. `stones` (batch, cells) from the mover's view, cells row-major on a square board."""
+    batch, cells = stones.shape
+    side = math.isqrt(cells)
+    grid = F.pad(stones.long().view(batch, side, side), (window,) * 4, value=OFF_BOARD)
+    out = []
+    for dx, dy in DIRECTIONS:
+        forward = torch.zeros(batch, side, side, dtype=torch.long, device=stones.device)
+        backward = torch.zeros_like(forward)
+        for t in range(-window, window + 1):
+            y0, x0 = window + t * dy, window + t * dx
+            forward = forward * 4 + grid[:, y0:y0 + side, x0:x0 + side]
+            y1, x1 = window - t * dy, window - t * dx
+            backward = backward * 4 + grid[:, y1:y1 + side, x1:x1 + side]
+        out.append(torch.minimum(forward, backward).reshape(batch, cells))
+    return torch.stack(out, dim=1)

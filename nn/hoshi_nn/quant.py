@@ -104,6 +104,8 @@ def _ints(w: np.ndarray, shift: int, dtype: type, name: str) -> np.ndarray:
 
 def quantise(net: MixNet, k: float, vocabulary: int, residual: bool, baseline: int) -> QuantNet:
     """The integer network closest to `net` in this format."""
+    if net.lines is not None:
+        raise ValueError("line-window networks have no integer format yet")
     p = {n: t.detach().cpu().numpy().astype(np.float64) for n, t in net.state_dict().items()}
     tables = [p["pattern.weight"], p["stone.weight"]] + ([p["pcode.weight"]] if net.pcode is not None else [])
     # The tables' sum is read at scale 2^7 after a right shift, so their own scale is finer.

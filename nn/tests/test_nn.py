@@ -19,7 +19,7 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from hoshi_nn import data, quant  # noqa: E402
-from hoshi_nn.model import MixNet, Shape  # noqa: E402
+from hoshi_nn.model import MixNet, Shape, line_codes  # noqa: E402
 
 # The vocabulary checksum of the engine's pcode numbering (lexicographic multisets).
 VOCABULARY = zlib.crc32(np.array(
@@ -148,6 +148,41 @@ class ExportTest(unittest.TestCase):
         with torch.no_grad():
             net.cell.weight[0, 0] = 1000.0
         with self.assertRaisesRegex(quant.ExportError, "cell layer"):
+            quant.quantise(net, 517.3, VOCABULARY, False, 0)
+
+
+
+class LineWindowTest(unittest.TestCase):
+    def test_codes_read_each_line_both_ways_with_the_edge_as_a_state(self) -> None:
+        rng = np.random.default_rng(3)
+        stones = rng.integers(0, 3, (2, CELLS))
+        codes = line_codes(torch.from_numpy(stones), 2).numpy()
+
+        def state(b: int, x: int, y: int) -> int:
+            inside = 0 <= x < SIDE and 0 <= y < SIDE
+            return int(stones[b, y * SIDE + x]) if inside else 3
+
+        for b, (d, (dx, dy)), cell in itertools.product(
+                range(2), enumerate(((1, 0), (0, 1), (1, 1), (1, -1))), range(CELLS)):
+            x, y = cell % SIDE, cell // SIDE
+            window = [state(b, x + t * dx, y + t * dy) for t in range(-2, 3)]
+            code = min(int("".join(map(str, w)), 4) for w in (window, window[::-1]))
+            self.assertEqual(codes[b, d, cell], code, (b, d, cell))
+
+    def test_a_window_network_sees_a_shape_the_pcodes_do_not_and_refuses_export(self) -> None:
+        net = random_net(5, Shape(channels=8, hidden=8, window=2, mapper=16))
+        x = random_inputs(np.random.default_rng(4), 2)
+        pcode, stones, mask = (torch.from_numpy(a).long() for a in (x.pcode, x.stones, x.mask))
+        # A stone changes at cell 0, nothing else: its row neighbour's feature changes
+        # through its line window alone.
+        moved = stones.clone()
+        moved[0, 0] = (moved[0, 0] + 1) % 3
+        before, after = net.cells(pcode, stones)[0, 1], net.cells(pcode, moved)[0, 1]
+        self.assertFalse(torch.allclose(before, after))
+        # Without windows it cannot.
+        plain = random_net(5, Shape(channels=8, hidden=8))
+        self.assertTrue(torch.equal(plain.cells(pcode, stones)[0, 1], plain.cells(pcode, moved)[0, 1]))
+        with self.assertRaisesRegex(ValueError, "no integer format"):
             quant.quantise(net, 517.3, VOCABULARY, False, 0)
 
 
