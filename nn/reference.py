@@ -1,13 +1,19 @@
 """The exported network's integer outputs on positions of a position file: the reference
 the engine's integer inference must reproduce exactly.
 
-    python nn/reference.py NET.hnn POSITIONS.feat [--first 0 --count 8]
+    python nn/reference.py NET.hnn POSITIONS.feat [--first 0 --count 8] [--full]
 
 Prints one JSON line per position: where it comes from (index, game, ply), the integer
 value and its win logit, the same logit from the float network with the exported weights
 (they differ only by the integer model's floors), and the integer policy of the five most
 likely legal cells. A last line gives the largest gap between the integer and the float
 value over the positions printed.
+
+With --full (every position from --first unless --count says otherwise) each line holds
+the integers alone: index, game, ply, the value and the policy of every cell (row-major,
+`y * N + x`; stones and illegal cells included, as the inference computes them), and
+nothing else is printed. The engine's exactness test reads these lines as its expected
+outputs (crates/tools/tests/network.rs).
 """
 
 from __future__ import annotations
@@ -30,8 +36,13 @@ def main() -> None:
     p.add_argument("network", help="a network file written by train.py (.hnn)")
     p.add_argument("positions", help="a position file written by `pbrain-hoshi features`")
     p.add_argument("--first", type=int, default=0, help="index of the first position")
-    p.add_argument("--count", type=int, default=8, help="positions to print")
+    p.add_argument("--count", type=int, default=None,
+                   help="positions to print (default 8, or all with --full)")
+    p.add_argument("--full", action="store_true",
+                   help="only the integers, with every cell's policy: the engine's test fixture")
     args = p.parse_args()
+    if args.count is None:
+        args.count = len(data.open_positions(args.positions)) if args.full else 8
 
     q = quant.load(args.network)
     pos = data.open_positions(args.positions)
@@ -41,6 +52,16 @@ def main() -> None:
     records = pos.records[args.first: args.first + args.count]
     x = data.inputs(records)
     value, policy = quant.forward(q, counts, x.pcode, x.stones, x.mask)
+    if args.full:
+        for i, r in enumerate(records):
+            print(json.dumps({
+                "index": args.first + i,
+                "game": int(r["game"]),
+                "ply": int(r["ply"]),
+                "value": int(value[i]),
+                "policy": [int(v) for v in policy[i]],
+            }, separators=(",", ":")))
+        return
     with torch.no_grad():
         fvalue, _ = quant.float_net(q, counts)(torch.from_numpy(x.pcode).long(),
                                                torch.from_numpy(x.stones).long(),

@@ -31,6 +31,11 @@ HEADER = struct.Struct("<8sIHHBBBxIIfBBBBBBxxI")
 # Activations: scale 2^ACT_SHIFT, values 0..ACT_MAX.
 ACT_SHIFT = 7
 ACT_MAX = 127
+# The shifts the exporter chooses from: the feature tables' (their sum is read at scale 2^7
+# after a right shift, so their own scale is no coarser) and a dense layer's. A file with
+# another is refused (here and by the engine's reader).
+EMBED_SHIFTS = (ACT_SHIFT, 15)
+LAYER_SHIFTS = (0, 14)
 INT32 = (-(1 << 31), (1 << 31) - 1)
 
 
@@ -109,12 +114,12 @@ def quantise(net: MixNet, k: float, vocabulary: int, residual: bool, baseline: i
     p = {n: t.detach().cpu().numpy().astype(np.float64) for n, t in net.state_dict().items()}
     tables = [p["pattern.weight"], p["stone.weight"]] + ([p["pcode.weight"]] if net.pcode is not None else [])
     # The tables' sum is read at scale 2^7 after a right shift, so their own scale is finer.
-    es = min(_shift(t, 32767, ACT_SHIFT, 15, "feature tables") for t in tables)
-    cs = _shift(p["cell.weight"], 127, 0, 14, "cell layer")
-    v1 = _shift(p["value1.weight"], 127, 0, 14, "value layer 1")
-    v2 = _shift(p["value2.weight"], 127, 0, 14, "value layer 2")
-    ps = _shift(p["policy.weight"], 127, 0, 14, "policy layer")
-    ds = _shift(p["conv.weight"], 127, 0, 14, "convolution") if net.conv is not None else 0
+    es = min(_shift(t, 32767, *EMBED_SHIFTS, "feature tables") for t in tables)
+    cs = _shift(p["cell.weight"], 127, *LAYER_SHIFTS, "cell layer")
+    v1 = _shift(p["value1.weight"], 127, *LAYER_SHIFTS, "value layer 1")
+    v2 = _shift(p["value2.weight"], 127, *LAYER_SHIFTS, "value layer 2")
+    ps = _shift(p["policy.weight"], 127, *LAYER_SHIFTS, "policy layer")
+    ds = _shift(p["conv.weight"], 127, *LAYER_SHIFTS, "convolution") if net.conv is not None else 0
     return QuantNet(
         shape=net.shape,
         k=k,
@@ -189,6 +194,15 @@ def from_bytes(b: bytes) -> QuantNet:
      es, cs, v1, v2, ps, ds, baseline) = HEADER.unpack_from(b, 0)
     if version != VERSION or pool != POOL_SHIFT or patterns != PATTERNS or pcodes != PCODES:
         raise ExportError(f"network format version {version} or layout is not this reader's")
+    if flags & ~(FLAG_PCODE | FLAG_RESIDUAL | FLAG_CONV):
+        raise ExportError(f"unknown flags {flags:#04x}")
+    conv = bool(flags & FLAG_CONV)
+    layers = {"c": cs, "v1": v1, "v2": v2, "p": ps} | ({"d": ds} if conv else {})
+    if not EMBED_SHIFTS[0] <= es <= EMBED_SHIFTS[1]:
+        raise ExportError(f"shift e is {es}, outside what the exporter writes")
+    for name, s in layers.items():
+        if not LAYER_SHIFTS[0] <= s <= LAYER_SHIFTS[1]:
+            raise ExportError(f"shift {name} is {s}, outside what the exporter writes")
     at = HEADER.size
 
     def take(shape: tuple[int, ...], dt: str) -> np.ndarray:
@@ -202,7 +216,6 @@ def from_bytes(b: bytes) -> QuantNet:
 
     pattern = take((2 * PATTERNS, c), "<i2")
     pcode = take((2 * PCODES, c), "<i2") if flags & FLAG_PCODE else None
-    conv = bool(flags & FLAG_CONV)
     q = QuantNet(Shape(c, h, pcode is not None, conv), k, vocabulary,
                  bool(flags & FLAG_RESIDUAL), baseline, es, pattern, pcode,
                  take((3, c), "<i2"), take((2 * PCODES,), "<i4"), take((3,), "<i4"),

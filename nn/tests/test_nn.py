@@ -114,6 +114,22 @@ class ExportTest(unittest.TestCase):
             with self.assertRaisesRegex(quant.ExportError, "damaged"):
                 quant.from_bytes(bytes(b))
 
+    def test_flags_and_shifts_the_exporter_never_writes_are_refused(self) -> None:
+        """As the engine's reader refuses them (crates/engine/src/eval/network.rs)."""
+        q = quant.quantise(random_net(1, Shape(4, 4, True)), 517.3, VOCABULARY, False, 0)
+
+        def edited(at: int, value: int) -> bytes:
+            b = bytearray(quant.to_bytes(q))
+            b[at] = value
+            return bytes(b[:-4]) + struct.pack("<I", zlib.crc32(bytes(b[:-4])))
+
+        for at, value, message in ((16, quant.FLAG_PCODE | 8, "flags"), (32, 6, "shift e"),
+                                   (33, 15, "shift c")):
+            with self.assertRaisesRegex(quant.ExportError, message):
+                quant.from_bytes(edited(at, value))
+        # Without the convolution its shift is not read.
+        quant.from_bytes(edited(37, 200))
+
     def test_the_integer_network_follows_the_float_one(self) -> None:
         """The integer outputs are the float network's with the exported weights, up to
         the floors of the shifts; and every value fits int32."""

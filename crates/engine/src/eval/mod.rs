@@ -11,9 +11,13 @@
 //! The tables are learned from self-play (`pbrain-hoshi datagen`, `pbrain-hoshi train`;
 //! docs/eval.md) and built into the binary; [`Weights`] keeps the 44 hand-set numbers they
 //! started from, the prior of the training and the baseline of every match.
+//!
+//! [`network`] reads the network `nn/train.py` exports and computes its integer outputs
+//! exactly as the trainer's reference does; nothing plays with it yet (docs/network.md).
 
 pub mod features;
 pub mod model;
+pub mod network;
 pub mod policy;
 
 use std::path::Path;

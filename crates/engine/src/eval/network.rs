@@ -1,0 +1,906 @@
+//! The exported network's integer inference: a network file written by `nn/train.py`
+//! (`*.hnn`), read and evaluated with exactly the arithmetic of its executable statement,
+//! `nn/hoshi_nn/quant.py` (`from_bytes`, `forward`). docs/network.md ("The network file",
+//! "The integer inference") has the layout and the arithmetic step by step; the test
+//! `crates/tools/tests/network.rs` replays fixture games and checks every value and every
+//! cell's policy against the integers `nn/reference.py --full` printed for them.
+//!
+//! The inputs are the pattern board's own: per cell the pcode of each colour (0 on a
+//! stone, as `pbrain-hoshi features` exports it), the stone, and the side to move's
+//! [`threat_mask`]; nothing here classifies a line. A cell's four line patterns are its
+//! pcode's, so the sum of the pattern table over a cell's lines (plus its pcode table row)
+//! is looked up in a per-pcode table made once at load: the same integers as summing per
+//! line, a quarter of the lookups.
+//!
+//! Every sum fits i32: where a sum depends on the position, the loader refuses a file whose
+//! weights could leave i32 on any position of any board up to 32x32 (the reference checks
+//! the positions it computes and raises there; a file `train.py` writes is far inside), so
+//! [`Network::evaluate`] cannot overflow. Every rescaling is an arithmetic shift right, a
+//! floor, as Python's `>>` is on negative numbers.
+//!
+//! The engine does not play with the network yet: this is the from-scratch inference the
+//! incremental one will be checked against. Boards must be square, as the position file
+//! and the trainer are (the reference's convolution reads the cells as an N x N grid); a
+//! rectangular board is refused with [`NetworkError::NotSquare`].
+
+use std::fmt;
+use std::path::Path;
+
+use crate::board::{Color, MAX_SIDE};
+use crate::pattern::{PCODE_COUNT, Pattern, PatternBoard, Pcode, Pcodes};
+
+use super::model::vocabulary;
+use super::{THREAT_MASKS, threat_mask};
+
+/// The file's first bytes.
+pub const MAGIC: [u8; 8] = *b"HOSHINET";
+/// The format this code reads.
+pub const VERSION: u32 = 1;
+/// The pooled sum is scaled by `2^-POOL_SHIFT` (the file says so; only this value is read).
+pub const POOL_SHIFT: u32 = 5;
+/// Flags: the pcode tables are present.
+pub const FLAG_PCODE: u8 = 1;
+/// Flags: the value is a correction to the baseline tables' evaluation.
+pub const FLAG_RESIDUAL: u8 = 2;
+/// Flags: the 3x3 depthwise convolution is present.
+pub const FLAG_CONV: u8 = 4;
+const KNOWN_FLAGS: u8 = FLAG_PCODE | FLAG_RESIDUAL | FLAG_CONV;
+/// Header bytes before the first tensor (`quant.HEADER`, `<8sIHHBBBxIIfBBBBBBxxI`).
+const HEADER_BYTES: usize = 44;
+const CRC_BYTES: usize = 4;
+/// Activations are bytes `0..=ACT_MAX` at scale `2^ACT_SHIFT`.
+const ACT_SHIFT: u32 = 7;
+const ACT_MAX: i32 = 127;
+/// The exporter's range of the feature tables' shift (`quant.quantise`): the tables' sum is
+/// read at scale 2^7 after a right shift, so their own scale is no coarser.
+const EMBED_SHIFTS: std::ops::RangeInclusive<u8> = 7..=15;
+/// The exporter's range of a dense layer's shift.
+const LAYER_SHIFTS: std::ops::RangeInclusive<u8> = 0..=14;
+/// Cells of the largest board: the bound the loader checks the sums against.
+const MAX_CELLS: i64 = MAX_SIDE as i64 * MAX_SIDE as i64;
+
+/// Why a network file was refused, or a position could not be evaluated.
+#[derive(Debug)]
+pub enum NetworkError {
+    Io(String, std::io::Error),
+    BadMagic,
+    Version(u32),
+    /// Fewer bytes than the header describes.
+    Truncated {
+        len: usize,
+        expected: usize,
+    },
+    /// More bytes than the header describes.
+    TrailingBytes {
+        len: usize,
+        expected: usize,
+    },
+    Checksum,
+    /// A header field this reader does not know (flags, pool shift, vocabulary sizes).
+    Layout(String),
+    /// The pcode numbering is not this build's: `(the file's, this build's)` checksums.
+    Vocabulary(u32, u32),
+    /// A shift outside what the exporter writes: `(which, value)`.
+    Shift(&'static str, u8),
+    /// Weights whose sums could leave i32 on some position (the layer's name).
+    Range(&'static str),
+    /// The board is not square: `(width, height)`.
+    NotSquare(u8, u8),
+}
+
+impl fmt::Display for NetworkError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NetworkError::Io(path, e) => write!(f, "cannot read {path}: {e}"),
+            NetworkError::BadMagic => f.write_str("not a Hoshi network file (bad magic)"),
+            NetworkError::Version(v) => write!(
+                f,
+                "network format version {v} is not supported (this build reads {VERSION}); \
+                 export it with a matching nn/train.py"
+            ),
+            NetworkError::Truncated { len, expected } => write!(
+                f,
+                "the network file is cut short ({len} bytes, its header describes \
+                 {expected}); copy or export it again"
+            ),
+            NetworkError::TrailingBytes { len, expected } => write!(
+                f,
+                "the network file has {} bytes after its last tensor ({len} bytes, its \
+                 header describes {expected}); copy or export it again",
+                len - expected
+            ),
+            NetworkError::Checksum => f.write_str(
+                "the network file is damaged (checksum mismatch); copy or export it again",
+            ),
+            NetworkError::Layout(what) => write!(f, "bad network layout: {what}"),
+            NetworkError::Vocabulary(file, engine) => write!(
+                f,
+                "the network was made for other pattern codes (pcode vocabulary \
+                 {file:08x}, this build's is {engine:08x}); export the positions with this \
+                 build and train it again"
+            ),
+            NetworkError::Shift(which, v) => write!(
+                f,
+                "bad network file: shift {which} is {v}, outside what nn/train.py exports"
+            ),
+            NetworkError::Range(layer) => write!(
+                f,
+                "the network's {layer} has weights large enough to overflow 32-bit sums \
+                 on a {MAX_SIDE}x{MAX_SIDE} board; this engine cannot evaluate it"
+            ),
+            NetworkError::NotSquare(w, h) => {
+                write!(f, "the network evaluates square boards only, not {w}x{h}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for NetworkError {}
+
+/// The network's outputs for one position, from the side to move's view.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NetworkOutput {
+    /// The mover's win logit times [`Network::value_scale`] (a residual network's is added
+    /// to the baseline tables' evaluation / K).
+    pub value: i32,
+    /// Per cell, row-major (`y * N + x`), its move logit times [`Network::policy_scale`];
+    /// computed on every cell, stones and illegal cells too, as the reference does.
+    pub policy: Vec<i32>,
+}
+
+/// The shifts of the file's header (docs/network.md: `e`, `c`, `v1`, `v2`, `p`, `d`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Shifts {
+    embed: u32,
+    cell: u32,
+    value1: u32,
+    value2: u32,
+    policy: u32,
+    /// 0 without the convolution.
+    conv: u32,
+}
+
+/// The 3x3 depthwise convolution: weights `[channel][dy][dx]`, a bias per channel.
+#[derive(Clone, Debug)]
+struct Conv {
+    w: Vec<i32>,
+    b: Vec<i32>,
+}
+
+/// A network loaded from its file, with the per-pcode feature tables precomputed.
+#[derive(Clone, Debug)]
+pub struct Network {
+    channels: usize,
+    hidden: usize,
+    pcode_table: bool,
+    residual: bool,
+    k: f32,
+    baseline: u32,
+    shifts: Shifts,
+    /// `[role][pcode][channel]` (role 0 own, 1 the opponent's): the pattern table summed
+    /// over the pcode's four lines, plus its pcode table row when the file has one.
+    features: Vec<i32>,
+    /// `[stone][channel]`: empty, own, opponent's.
+    stone: Vec<i32>,
+    /// The linear value per role and pcode, per stone and per threat mask.
+    psqt: Vec<i32>,
+    psqt_stone: [i32; 3],
+    threat: Vec<i32>,
+    /// `[out][in]`.
+    cell_w: Vec<i32>,
+    cell_b: Vec<i32>,
+    conv: Option<Conv>,
+    /// `[hidden][channel]`.
+    value1_w: Vec<i32>,
+    value1_b: Vec<i32>,
+    value2_w: Vec<i32>,
+    value2_b: i32,
+    policy_w: Vec<i32>,
+    policy_b: i32,
+}
+
+/// A little-endian reader over the tensors, whose sizes the loader has checked already;
+/// running short is still an error, never a panic.
+struct Cursor<'a> {
+    bytes: &'a [u8],
+    len: usize,
+    expected: usize,
+}
+
+impl Cursor<'_> {
+    fn take<const N: usize>(&mut self, count: usize) -> Result<Vec<[u8; N]>, NetworkError> {
+        let n = count * N;
+        if self.bytes.len() < n {
+            return Err(NetworkError::Truncated {
+                len: self.len,
+                expected: self.expected,
+            });
+        }
+        let (head, rest) = self.bytes.split_at(n);
+        self.bytes = rest;
+        Ok(head
+            .chunks_exact(N)
+            .map(|c| std::array::from_fn(|i| c[i]))
+            .collect())
+    }
+
+    fn i8s(&mut self, count: usize) -> Result<Vec<i32>, NetworkError> {
+        Ok(self
+            .take::<1>(count)?
+            .into_iter()
+            .map(|b| i32::from(i8::from_le_bytes(b)))
+            .collect())
+    }
+
+    fn i16s(&mut self, count: usize) -> Result<Vec<i32>, NetworkError> {
+        Ok(self
+            .take::<2>(count)?
+            .into_iter()
+            .map(|b| i32::from(i16::from_le_bytes(b)))
+            .collect())
+    }
+
+    fn i32s(&mut self, count: usize) -> Result<Vec<i32>, NetworkError> {
+        Ok(self
+            .take::<4>(count)?
+            .into_iter()
+            .map(i32::from_le_bytes)
+            .collect())
+    }
+}
+
+/// The bytes of the tensors of a network of `c` channels, `h` hidden units and `flags`, in
+/// file order.
+fn tensor_bytes(c: usize, h: usize, flags: u8) -> usize {
+    let pcode = flags & FLAG_PCODE != 0;
+    let conv = flags & FLAG_CONV != 0;
+    [
+        // The pattern, pcode and stone tables, i16.
+        2 * Pattern::COUNT * c * 2,
+        if pcode { 2 * PCODE_COUNT * c * 2 } else { 0 },
+        3 * c * 2,
+        // The linear value per pcode, per stone and per threat mask, i32.
+        (2 * PCODE_COUNT + 3 + THREAT_MASKS) * 4,
+        // Each layer's i8 weights and i32 biases: cell, convolution, value 1 and 2, policy.
+        c * c + c * 4,
+        if conv { c * 9 + c * 4 } else { 0 },
+        h * c + h * 4,
+        h + 4,
+        c + 4,
+    ]
+    .iter()
+    .sum()
+}
+
+/// The largest magnitude of `bias + sum of w * input` over inputs in `0..=input_max`.
+fn bound(bias: i32, w: &[i32], input_max: i64) -> i64 {
+    i64::from(bias).abs() + w.iter().map(|&v| i64::from(v).abs()).sum::<i64>() * input_max
+}
+
+fn max_abs(v: &[i32]) -> i64 {
+    v.iter().map(|&x| i64::from(x).abs()).max().unwrap_or(0)
+}
+
+/// `x >> shift`, clamped to an activation.
+#[inline]
+fn activation(x: i32, shift: u32) -> i32 {
+    (x >> shift).clamp(0, ACT_MAX)
+}
+
+/// The dot product of a row of weights and activations: the loader's bounds keep it in i32.
+#[inline]
+fn dot(w: &[i32], a: &[i32]) -> i32 {
+    w.iter().zip(a).map(|(&w, &a)| w * a).sum()
+}
+
+impl Network {
+    /// Parses a network file, refusing anything but a whole, valid one of this build's
+    /// pcode vocabulary.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
+        if bytes.len() < MAGIC.len() || bytes[..MAGIC.len()] != MAGIC {
+            return Err(NetworkError::BadMagic);
+        }
+        let len = bytes.len();
+        if len < HEADER_BYTES + CRC_BYTES {
+            return Err(NetworkError::Truncated {
+                len,
+                expected: HEADER_BYTES + CRC_BYTES,
+            });
+        }
+        let h = &bytes[..HEADER_BYTES];
+        let u16_at = |i: usize| u16::from_le_bytes([h[i], h[i + 1]]);
+        let u32_at = |i: usize| u32::from_le_bytes([h[i], h[i + 1], h[i + 2], h[i + 3]]);
+        let version = u32_at(8);
+        if version != VERSION {
+            return Err(NetworkError::Version(version));
+        }
+        let (channels, hidden) = (usize::from(u16_at(12)), usize::from(u16_at(14)));
+        let (flags, pool, patterns) = (h[16], h[17], h[18]);
+        let (pcodes, vocab) = (u32_at(20), u32_at(24));
+        let k = f32::from_le_bytes([h[28], h[29], h[30], h[31]]);
+        let [e, c, v1, v2, p, d] = std::array::from_fn(|i| h[32 + i]);
+        let baseline = u32_at(40);
+
+        // The size first: a file cut short (or with something appended) says so, rather
+        // than only that its checksum is wrong.
+        let expected = HEADER_BYTES + tensor_bytes(channels, hidden, flags) + CRC_BYTES;
+        if len < expected {
+            return Err(NetworkError::Truncated { len, expected });
+        }
+        if len > expected {
+            return Err(NetworkError::TrailingBytes { len, expected });
+        }
+        let (body, crc) = bytes.split_at(len - CRC_BYTES);
+        if crc32fast::hash(body).to_le_bytes() != crc {
+            return Err(NetworkError::Checksum);
+        }
+        if flags & !KNOWN_FLAGS != 0 {
+            return Err(NetworkError::Layout(format!(
+                "unknown flags {flags:#04x} (this build knows {KNOWN_FLAGS:#04x})"
+            )));
+        }
+        if (u32::from(pool), usize::from(patterns), pcodes as usize)
+            != (POOL_SHIFT, Pattern::COUNT, PCODE_COUNT)
+        {
+            return Err(NetworkError::Layout(format!(
+                "pool shift {pool}, {patterns} patterns, {pcodes} pcodes; this build has \
+                 {POOL_SHIFT}, {}, {PCODE_COUNT}",
+                Pattern::COUNT
+            )));
+        }
+        if vocab != vocabulary() {
+            return Err(NetworkError::Vocabulary(vocab, vocabulary()));
+        }
+        let conv = flags & FLAG_CONV != 0;
+        if !EMBED_SHIFTS.contains(&e) {
+            return Err(NetworkError::Shift("e", e));
+        }
+        // `quant.from_bytes` reads d as 0 without the convolution, whatever the byte says.
+        let d = if conv { d } else { 0 };
+        for (name, s) in [("c", c), ("v1", v1), ("v2", v2), ("p", p), ("d", d)] {
+            if !LAYER_SHIFTS.contains(&s) {
+                return Err(NetworkError::Shift(name, s));
+            }
+        }
+        let shifts = Shifts {
+            embed: u32::from(e),
+            cell: u32::from(c),
+            value1: u32::from(v1),
+            value2: u32::from(v2),
+            policy: u32::from(p),
+            conv: u32::from(d),
+        };
+
+        let mut r = Cursor {
+            bytes: &body[HEADER_BYTES..],
+            len,
+            expected,
+        };
+        let ch = channels;
+        let pattern = r.i16s(2 * Pattern::COUNT * ch)?;
+        let pcode = if flags & FLAG_PCODE != 0 {
+            Some(r.i16s(2 * PCODE_COUNT * ch)?)
+        } else {
+            None
+        };
+        let stone = r.i16s(3 * ch)?;
+        let psqt = r.i32s(2 * PCODE_COUNT)?;
+        let psqt_stone = r.i32s(3)?;
+        let threat = r.i32s(THREAT_MASKS)?;
+        let cell_w = r.i8s(ch * ch)?;
+        let cell_b = r.i32s(ch)?;
+        let conv = if conv {
+            Some(Conv {
+                w: r.i8s(ch * 9)?,
+                b: r.i32s(ch)?,
+            })
+        } else {
+            None
+        };
+        let value1_w = r.i8s(hidden * ch)?;
+        let value1_b = r.i32s(hidden)?;
+        let value2_w = r.i8s(hidden)?;
+        let value2_b = r.i32s(1)?;
+        let policy_w = r.i8s(ch)?;
+        let policy_b = r.i32s(1)?;
+        if !r.bytes.is_empty() {
+            return Err(NetworkError::TrailingBytes { len, expected });
+        }
+
+        // Per role and pcode, the pattern table over its four lines (`quant.pcode_tables`):
+        // four i16 values and a pcode row, far inside i32.
+        let pcodes = Pcodes::get();
+        let mut features = vec![0i32; 2 * PCODE_COUNT * ch];
+        for role in 0..2 {
+            for pc in 0..PCODE_COUNT {
+                let row = &mut features[(role * PCODE_COUNT + pc) * ch..][..ch];
+                for pat in pcodes.patterns(pc as Pcode) {
+                    let t = &pattern[(role * Pattern::COUNT + pat as usize) * ch..][..ch];
+                    row.iter_mut().zip(t).for_each(|(x, &t)| *x += t);
+                }
+                if let Some(pcode) = &pcode {
+                    let t = &pcode[(role * PCODE_COUNT + pc) * ch..][..ch];
+                    row.iter_mut().zip(t).for_each(|(x, &t)| *x += t);
+                }
+            }
+        }
+
+        let net = Network {
+            channels,
+            hidden,
+            pcode_table: pcode.is_some(),
+            residual: flags & FLAG_RESIDUAL != 0,
+            k,
+            baseline,
+            shifts,
+            features,
+            stone,
+            psqt_stone: [psqt_stone[0], psqt_stone[1], psqt_stone[2]],
+            psqt,
+            threat,
+            cell_w,
+            cell_b,
+            conv,
+            value1_w,
+            value1_b,
+            value2_w,
+            value2_b: value2_b[0],
+            policy_w,
+            policy_b: policy_b[0],
+        };
+        net.check_range()?;
+        Ok(net)
+    }
+
+    /// Refuses weights whose sums could leave i32 on some position of a board up to
+    /// `MAX_SIDE` square: the reference checks every intermediate on the positions it
+    /// computes, this checks once for all positions. The feature sums need no check (a few
+    /// i16 values); each other sum is bounded by its bias plus its weights' magnitudes times
+    /// the largest input.
+    fn check_range(&self) -> Result<(), NetworkError> {
+        let fits = |v: i64| v <= i64::from(i32::MAX);
+        let act = i64::from(ACT_MAX);
+        let ch = self.channels;
+        // Each output's bias and its row of `n` weights.
+        let rows_fit = |w: &[i32], b: &[i32], n: usize, input: i64| {
+            (0..b.len()).all(|o| fits(bound(b[o], &w[o * n..][..n], input)))
+        };
+        if !rows_fit(&self.cell_w, &self.cell_b, ch, act) {
+            return Err(NetworkError::Range("cell layer"));
+        }
+        if let Some(conv) = &self.conv
+            && !rows_fit(&conv.w, &conv.b, 9, act)
+        {
+            return Err(NetworkError::Range("convolution"));
+        }
+        if !fits(bound(self.policy_b, &self.policy_w, act)) {
+            return Err(NetworkError::Range("policy layer"));
+        }
+        // The pooled sum is at most MAX_CELLS * 127 per channel.
+        if !rows_fit(&self.value1_w, &self.value1_b, ch, MAX_CELLS * act) {
+            return Err(NetworkError::Range("value layer 1"));
+        }
+        let per_cell = max_abs(&self.psqt[..PCODE_COUNT])
+            + max_abs(&self.psqt[PCODE_COUNT..])
+            + max_abs(&self.psqt_stone);
+        let linear = MAX_CELLS * per_cell + max_abs(&self.threat);
+        let mlp = bound(self.value2_b, &self.value2_w, act);
+        if !fits(linear) || !fits(linear + mlp) {
+            return Err(NetworkError::Range("value"));
+        }
+        Ok(())
+    }
+
+    /// Reads a network file.
+    pub fn load(path: &Path) -> Result<Network, NetworkError> {
+        let bytes =
+            std::fs::read(path).map_err(|e| NetworkError::Io(path.display().to_string(), e))?;
+        Network::from_bytes(&bytes)
+    }
+
+    /// C, the features per cell.
+    #[must_use]
+    pub fn channels(&self) -> usize {
+        self.channels
+    }
+
+    /// H, the width of the value MLP.
+    #[must_use]
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// Whether the file has pcode tables (beside the pattern tables).
+    #[must_use]
+    pub fn has_pcode_table(&self) -> bool {
+        self.pcode_table
+    }
+
+    /// Whether the 3x3 convolution is present.
+    #[must_use]
+    pub fn has_conv(&self) -> bool {
+        self.conv.is_some()
+    }
+
+    /// Whether the value is a correction to the baseline tables' evaluation / K.
+    #[must_use]
+    pub fn residual(&self) -> bool {
+        self.residual
+    }
+
+    /// K: the evaluation units of one logit.
+    #[must_use]
+    pub fn k(&self) -> f32 {
+        self.k
+    }
+
+    /// The id (CRC-32 of the weights file) of the tables a residual network corrects.
+    #[must_use]
+    pub fn baseline(&self) -> u32 {
+        self.baseline
+    }
+
+    /// The integer value is the win logit times this, `2^(v2 + 7)`.
+    #[must_use]
+    pub fn value_scale(&self) -> i32 {
+        1 << (self.shifts.value2 + ACT_SHIFT)
+    }
+
+    /// An integer policy output is the move's logit times this, `2^(p + 7)`.
+    #[must_use]
+    pub fn policy_scale(&self) -> i32 {
+        1 << (self.shifts.policy + ACT_SHIFT)
+    }
+
+    /// The outputs for the position of `pb` with `side` to move, computed from scratch:
+    /// `quant.forward` for one position.
+    pub fn evaluate(&self, pb: &PatternBoard, side: Color) -> Result<NetworkOutput, NetworkError> {
+        let board = pb.board();
+        let (width, height) = (board.width(), board.height());
+        if width != height {
+            return Err(NetworkError::NotSquare(width, height));
+        }
+        let n = usize::from(width);
+        let ch = self.channels;
+        let (me, opp) = (side as usize, side.opponent() as usize);
+
+        // Per cell: the feature sum, its activation, the cell layer (a2, `[cell][channel]`),
+        // and the cell's share of the linear value.
+        let mut a2 = vec![0i32; n * n * ch];
+        let mut a1 = vec![0i32; ch];
+        let mut linear = self.threat[threat_mask(pb, side)];
+        let embed = self.shifts.embed - ACT_SHIFT;
+        for i in pb.all_cells() {
+            let p = pb.pos(i);
+            let cell = usize::from(p.y) * n + usize::from(p.x);
+            // The exporter's codes: pcode 0 on a stone (the board keeps no info there),
+            // stones 0 empty, 1 the mover's, 2 the opponent's.
+            let pcode = pb.info(i).pcode;
+            let (own, theirs) = (usize::from(pcode[me]), usize::from(pcode[opp]));
+            let stone = match pb.stone_at(i) {
+                None => 0,
+                Some(c) if c == side => 1,
+                Some(_) => 2,
+            };
+            let f_own = &self.features[own * ch..][..ch];
+            let f_opp = &self.features[(PCODE_COUNT + theirs) * ch..][..ch];
+            let f_stone = &self.stone[stone * ch..][..ch];
+            for (k, a) in a1.iter_mut().enumerate() {
+                *a = activation(f_own[k] + f_opp[k] + f_stone[k], embed);
+            }
+            let out = &mut a2[cell * ch..][..ch];
+            for (o, a) in out.iter_mut().enumerate() {
+                let y = dot(&self.cell_w[o * ch..][..ch], &a1) + self.cell_b[o];
+                *a = activation(y, self.shifts.cell);
+            }
+            linear += self.psqt[own] + self.psqt[PCODE_COUNT + theirs] + self.psqt_stone[stone];
+        }
+        if let Some(conv) = &self.conv {
+            a2 = self.convolve(conv, &a2, n);
+        }
+
+        let mut pooled = vec![0i32; ch];
+        for cell in 0..n * n {
+            let a = &a2[cell * ch..][..ch];
+            pooled.iter_mut().zip(a).for_each(|(s, &a)| *s += a);
+        }
+        let shift1 = self.shifts.value1 + POOL_SHIFT;
+        let mlp = (0..self.hidden)
+            .map(|h| {
+                let z = dot(&self.value1_w[h * ch..][..ch], &pooled) + self.value1_b[h];
+                self.value2_w[h] * activation(z, shift1)
+            })
+            .sum::<i32>()
+            + self.value2_b;
+        let policy = (0..n * n)
+            .map(|cell| dot(&self.policy_w, &a2[cell * ch..][..ch]) + self.policy_b)
+            .collect();
+        Ok(NetworkOutput {
+            value: linear + mlp,
+            policy,
+        })
+    }
+
+    /// The 3x3 depthwise convolution of the cells' activations (`[cell][channel]` of an
+    /// `n` x `n` board), cells off the board counting as 0 (`quant._conv`).
+    fn convolve(&self, conv: &Conv, a: &[i32], n: usize) -> Vec<i32> {
+        let ch = self.channels;
+        let mut out = vec![0i32; a.len()];
+        for y in 0..n {
+            for x in 0..n {
+                let o = &mut out[(y * n + x) * ch..][..ch];
+                for (k, v) in o.iter_mut().enumerate() {
+                    let w = &conv.w[k * 9..][..9];
+                    let mut sum = conv.b[k];
+                    for dy in 0..3 {
+                        for dx in 0..3 {
+                            // The neighbour (x + dx - 1, y + dy - 1), when on the board.
+                            let (Some(yy), Some(xx)) =
+                                ((y + dy).checked_sub(1), (x + dx).checked_sub(1))
+                            else {
+                                continue;
+                            };
+                            if yy < n && xx < n {
+                                sum += w[dy * 3 + dx] * a[(yy * n + xx) * ch + k];
+                            }
+                        }
+                    }
+                    *v = activation(sum, self.shifts.conv);
+                }
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+    use crate::rules::Rule;
+
+    /// A network file's tensors, in file order, to write test files with.
+    struct Spec {
+        channels: u16,
+        hidden: u16,
+        flags: u8,
+        shifts: [u8; 6],
+        threat: Vec<i32>,
+        value2_b: i32,
+        policy_b: i32,
+        /// Every stone-table entry (a constant, so that the test can predict the outputs).
+        stone: i16,
+        cell_b: i32,
+    }
+
+    impl Spec {
+        fn new(flags: u8) -> Spec {
+            Spec {
+                channels: 2,
+                hidden: 3,
+                flags,
+                shifts: [8, 1, 2, 3, 4, 5],
+                threat: vec![0; THREAT_MASKS],
+                value2_b: 0,
+                policy_b: 0,
+                stone: 0,
+                cell_b: 0,
+            }
+        }
+
+        fn to_bytes(&self) -> Vec<u8> {
+            let (c, h) = (usize::from(self.channels), usize::from(self.hidden));
+            let mut b = Vec::new();
+            b.extend_from_slice(&MAGIC);
+            b.extend_from_slice(&VERSION.to_le_bytes());
+            b.extend_from_slice(&self.channels.to_le_bytes());
+            b.extend_from_slice(&self.hidden.to_le_bytes());
+            b.extend_from_slice(&[self.flags, POOL_SHIFT as u8, Pattern::COUNT as u8, 0]);
+            b.extend_from_slice(&(PCODE_COUNT as u32).to_le_bytes());
+            b.extend_from_slice(&vocabulary().to_le_bytes());
+            b.extend_from_slice(&517.3f32.to_le_bytes());
+            b.extend_from_slice(&self.shifts);
+            b.extend_from_slice(&[0, 0]);
+            b.extend_from_slice(&0x2144_df1cu32.to_le_bytes());
+            assert_eq!(b.len(), HEADER_BYTES);
+            let zeros = |b: &mut Vec<u8>, n: usize| b.extend(std::iter::repeat_n(0u8, n));
+            zeros(&mut b, 2 * Pattern::COUNT * c * 2);
+            if self.flags & FLAG_PCODE != 0 {
+                zeros(&mut b, 2 * PCODE_COUNT * c * 2);
+            }
+            for _ in 0..3 * c {
+                b.extend_from_slice(&self.stone.to_le_bytes());
+            }
+            zeros(&mut b, (2 * PCODE_COUNT + 3) * 4);
+            b.extend(self.threat.iter().flat_map(|v| v.to_le_bytes()));
+            // The cell layer passes channel 0 through (weight 1 at scale 2^c = 2).
+            let mut cell_w = vec![0u8; c * c];
+            cell_w[0] = 2;
+            b.extend_from_slice(&cell_w);
+            for _ in 0..c {
+                b.extend_from_slice(&self.cell_b.to_le_bytes());
+            }
+            if self.flags & FLAG_CONV != 0 {
+                zeros(&mut b, c * 9 + c * 4);
+            }
+            zeros(&mut b, h * c + h * 4 + h);
+            b.extend_from_slice(&self.value2_b.to_le_bytes());
+            // The policy reads channel 0 with weight 1.
+            let mut policy_w = vec![0u8; c];
+            policy_w[0] = 1;
+            b.extend_from_slice(&policy_w);
+            b.extend_from_slice(&self.policy_b.to_le_bytes());
+            let crc = crc32fast::hash(&b);
+            b.extend_from_slice(&crc.to_le_bytes());
+            b
+        }
+    }
+
+    /// Rewrites the checksum after an edit, so that only the edit is refused.
+    fn resealed(mut b: Vec<u8>) -> Vec<u8> {
+        let n = b.len() - CRC_BYTES;
+        let crc = crc32fast::hash(&b[..n]);
+        b[n..].copy_from_slice(&crc.to_le_bytes());
+        b
+    }
+
+    fn board() -> Board {
+        Board::with_stones(15, 15, &[(7, 7), (8, 8)], &[(7, 8)]).unwrap()
+    }
+
+    #[test]
+    fn the_header_facts_read_back() {
+        let net = Network::from_bytes(&Spec::new(FLAG_PCODE | FLAG_RESIDUAL).to_bytes()).unwrap();
+        assert_eq!((net.channels(), net.hidden()), (2, 3));
+        assert!(net.residual() && net.has_pcode_table() && !net.has_conv());
+        assert_eq!(net.k(), 517.3);
+        assert_eq!(net.baseline(), 0x2144_df1c);
+        assert_eq!(net.value_scale(), 1 << (3 + 7));
+        assert_eq!(net.policy_scale(), 1 << (4 + 7));
+        let conv = Network::from_bytes(&Spec::new(FLAG_CONV).to_bytes()).unwrap();
+        assert!(conv.has_conv() && !conv.residual() && !conv.has_pcode_table());
+    }
+
+    /// A network whose outputs are known by hand: the value is the threat table's entry
+    /// for the position's mask plus the last bias, and each cell's policy is its channel 0
+    /// after the shifts: the stone table's constant 100 at scale 2^8 is 50 at 2^7, the
+    /// cell layer doubles it and shifts it back, and the policy bias is added.
+    #[test]
+    fn a_hand_made_network_gives_the_expected_integers() {
+        let mut spec = Spec::new(0);
+        spec.stone = 100;
+        spec.value2_b = 7;
+        spec.policy_b = -3;
+        spec.threat = (0..THREAT_MASKS as i32).map(|m| 1000 + m).collect();
+        let net = Network::from_bytes(&spec.to_bytes()).unwrap();
+        let pb = PatternBoard::new(&board(), Rule::Freestyle);
+        for side in Color::BOTH {
+            let out = net.evaluate(&pb, side).unwrap();
+            assert_eq!(out.value, 1000 + threat_mask(&pb, side) as i32 + 7);
+            assert_eq!(out.policy, vec![50 - 3; 225]);
+        }
+        // A negative feature floors and clamps to 0: the policy is the bias alone.
+        spec.stone = -100;
+        let net = Network::from_bytes(&spec.to_bytes()).unwrap();
+        let out = net.evaluate(&pb, Color::White).unwrap();
+        assert_eq!(out.policy, vec![-3; 225]);
+    }
+
+    #[test]
+    fn a_rectangular_board_is_refused() {
+        let net = Network::from_bytes(&Spec::new(FLAG_CONV).to_bytes()).unwrap();
+        let pb = PatternBoard::new(&Board::new(15, 13).unwrap(), Rule::Freestyle);
+        let e = net.evaluate(&pb, Color::Black).unwrap_err();
+        assert!(matches!(e, NetworkError::NotSquare(15, 13)), "{e}");
+        assert!(e.to_string().contains("square boards only"));
+    }
+
+    #[test]
+    fn a_damaged_file_is_refused_by_its_checksum() {
+        let good = Spec::new(FLAG_PCODE | FLAG_CONV).to_bytes();
+        for at in [20, 30, 100, good.len() / 2, good.len() - 1] {
+            let mut bad = good.clone();
+            bad[at] ^= 0x10;
+            let e = Network::from_bytes(&bad).unwrap_err();
+            assert!(matches!(e, NetworkError::Checksum), "byte {at}: {e}");
+        }
+        let e = Network::from_bytes(&{
+            let mut b = good.clone();
+            b[200] ^= 1;
+            b
+        })
+        .unwrap_err();
+        assert!(e.to_string().contains("damaged"), "{e}");
+    }
+
+    #[test]
+    fn a_cut_short_or_extended_file_is_refused_with_its_sizes() {
+        let good = Spec::new(FLAG_PCODE).to_bytes();
+        let n = good.len();
+        for cut in [n - 1, n - 4, n / 2, HEADER_BYTES + 4, 20] {
+            let e = Network::from_bytes(&good[..cut]).unwrap_err();
+            assert!(
+                matches!(e, NetworkError::Truncated { len, .. } if len == cut),
+                "{cut}: {e}"
+            );
+            assert!(e.to_string().contains("cut short"));
+        }
+        let mut long = good.clone();
+        long.extend_from_slice(&[0; 3]);
+        let e = Network::from_bytes(&long).unwrap_err();
+        assert!(matches!(e, NetworkError::TrailingBytes { .. }), "{e}");
+        assert!(e.to_string().contains("3 bytes after"), "{e}");
+        // The same file with its flags saying "no pcode tables" is too long by them.
+        let mut flags = good;
+        flags[16] = 0;
+        assert!(matches!(
+            Network::from_bytes(&resealed(flags)),
+            Err(NetworkError::TrailingBytes { .. })
+        ));
+    }
+
+    #[test]
+    fn other_files_versions_and_layouts_are_refused_with_the_reason() {
+        let good = Spec::new(FLAG_PCODE).to_bytes();
+        let refuse = |b: Vec<u8>| Network::from_bytes(&b).unwrap_err();
+        assert!(matches!(
+            refuse(b"HOSHIEVL and more".to_vec()),
+            NetworkError::BadMagic
+        ));
+        assert!(matches!(refuse(b"HOSH".to_vec()), NetworkError::BadMagic));
+        let mut magic = good.clone();
+        magic[0] = b'h';
+        assert!(matches!(refuse(magic), NetworkError::BadMagic));
+        let mut version = good.clone();
+        version[8] = 2;
+        assert!(matches!(refuse(version), NetworkError::Version(2)));
+        let edit = |at: usize, v: u8| {
+            let mut b = good.clone();
+            b[at] = v;
+            resealed(b)
+        };
+        let vocab = refuse(edit(24, good[24] ^ 0xff));
+        assert!(matches!(vocab, NetworkError::Vocabulary(..)), "{vocab}");
+        assert!(vocab.to_string().contains("train it again"));
+        assert!(matches!(refuse(edit(17, 4)), NetworkError::Layout(_)));
+        assert!(matches!(refuse(edit(18, 12)), NetworkError::Layout(_)));
+        assert!(matches!(refuse(edit(20, 0xe8)), NetworkError::Layout(_)));
+        assert!(matches!(
+            refuse(edit(16, FLAG_PCODE | 8)),
+            NetworkError::Layout(_)
+        ));
+        assert!(matches!(refuse(edit(32, 6)), NetworkError::Shift("e", 6)));
+        assert!(matches!(refuse(edit(33, 15)), NetworkError::Shift("c", 15)));
+        // Without the convolution its shift is not read (as `quant.from_bytes`).
+        assert!(Network::from_bytes(&edit(37, 200)).is_ok());
+    }
+
+    /// Weights whose sums could overflow on some board are refused at load, so that
+    /// `evaluate` never can.
+    #[test]
+    fn weights_that_could_overflow_are_refused() {
+        // A threat entry of i32::MAX alone fits; with the last bias on top it could not.
+        let mut spec = Spec::new(0);
+        spec.threat[5] = i32::MAX;
+        assert!(Network::from_bytes(&spec.to_bytes()).is_ok());
+        spec.value2_b = 1;
+        assert!(matches!(
+            Network::from_bytes(&spec.to_bytes()),
+            Err(NetworkError::Range("value"))
+        ));
+        let mut spec = Spec::new(0);
+        spec.cell_b = i32::MAX - 100;
+        let e = Network::from_bytes(&spec.to_bytes()).unwrap_err();
+        assert!(matches!(e, NetworkError::Range("cell layer")), "{e}");
+        assert!(e.to_string().contains("overflow"));
+        // Just inside: the bias plus one weight of 2 at 127.
+        spec.cell_b = i32::MAX - 2 * 127;
+        assert!(Network::from_bytes(&spec.to_bytes()).is_ok());
+    }
+
+    #[test]
+    fn a_missing_file_names_its_path() {
+        let e = Network::load(Path::new("/nonexistent/x.hnn")).unwrap_err();
+        assert!(e.to_string().contains("/nonexistent/x.hnn"), "{e}");
+    }
+}
