@@ -404,8 +404,10 @@ mod tests {
             assert!((2..=5).contains(&g.opening.len()));
             assert!(!g.moves.is_empty());
         }
-        // Another seed is another stream, and the header refuses to mix them.
+        // Another seed is another stream, and the header refuses to mix them; so are other
+        // tables (their ids differ: each names its tables).
         assert!(run(&args(one.clone(), 5, 1), 8, &eval).is_err());
+        assert!(run(&args(one.clone(), 5, 1), 7, &Evaluator::default()).is_err());
         let other = dir.join("other.games");
         run(&args(other.clone(), 4, 1), 8, &eval).unwrap();
         assert_ne!(std::fs::read(&other).unwrap(), a);

@@ -24,7 +24,7 @@
 //! | 1 | pattern count, 11 ([`Pattern`] codes 0..=10) |
 //! | 2 | zero |
 //! | 4 | pcode vocabulary: [`hoshi::eval::model::vocabulary`], as in the weights file |
-//! | 4 | the baseline evaluation's id: the CRC-32 of its weights file |
+//! | 4 | the baseline evaluation's id: the checksum its weights file ends with (the CRC-32 of the file before it) |
 //! | 8 | position count |
 //! | 4 | game count (of the inputs, skipped games included) |
 //! | 4 | held-out fraction, in millionths |

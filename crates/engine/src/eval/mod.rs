@@ -133,7 +133,8 @@ struct RuleEval {
 #[derive(Clone, Debug)]
 pub struct Evaluator {
     rules: Arc<[RuleEval; Rule::ALL.len()]>,
-    /// The CRC-32 of the model's weights file: which evaluation this is.
+    /// The checksum of the model's weights file ([`Model::checksum`]): which evaluation
+    /// this is.
     id: u32,
 }
 
@@ -187,11 +188,12 @@ impl Evaluator {
         });
         Evaluator {
             rules: Arc::new(rules),
-            id: crc32fast::hash(&model.to_bytes()),
+            id: model.checksum(),
         }
     }
 
-    /// Names this evaluation: equal ids, equal tables (the CRC-32 of its weights file).
+    /// Names this evaluation: equal ids, equal tables (the checksum its weights file
+    /// carries).
     #[must_use]
     pub fn id(&self) -> u32 {
         self.id
@@ -281,10 +283,13 @@ mod tests {
     fn the_built_in_weights_are_valid_for_this_build() {
         let model = builtin_model();
         assert!(model.rules().any(|r| r == Rule::Freestyle));
+        // The id is the checksum the file ends with, and tells tables apart.
+        let bytes = model.to_bytes();
         assert_eq!(
-            Evaluator::default().id(),
-            crc32fast::hash(&model.to_bytes())
+            Evaluator::default().id().to_le_bytes(),
+            bytes[bytes.len() - 4..]
         );
+        assert_ne!(Evaluator::default().id(), Evaluator::handset().id());
         assert_eq!(
             Evaluator::from_model(&handset_model(&Weights::default())).id(),
             Evaluator::handset().id()

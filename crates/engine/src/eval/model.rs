@@ -245,9 +245,25 @@ impl Model {
         Model::new(sections)
     }
 
-    /// The file's bytes.
+    /// The file's bytes: its body, then the body's CRC-32.
     #[must_use]
     pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = self.body();
+        let crc = crc32fast::hash(&out);
+        out.extend_from_slice(&crc.to_le_bytes());
+        out
+    }
+
+    /// The checksum the file carries, the CRC-32 of its body: it names the tables. (Not
+    /// the CRC-32 of the whole file: a file ending in its own CRC-32 has the same one,
+    /// 0x2144df1c, whatever it holds.)
+    #[must_use]
+    pub fn checksum(&self) -> u32 {
+        crc32fast::hash(&self.body())
+    }
+
+    /// The file's bytes before its checksum.
+    fn body(&self) -> Vec<u8> {
         let mut out = Vec::new();
         out.extend_from_slice(&MAGIC);
         for v in [
@@ -273,8 +289,6 @@ impl Model {
                 }
             }
         }
-        let crc = crc32fast::hash(&out);
-        out.extend_from_slice(&crc.to_le_bytes());
         out
     }
 

@@ -534,7 +534,8 @@ impl Network {
         self.k
     }
 
-    /// The id (CRC-32 of the weights file) of the tables a residual network corrects.
+    /// The id (the checksum its weights file carries) of the tables a residual network
+    /// corrects.
     #[must_use]
     pub fn baseline(&self) -> u32 {
         self.baseline
