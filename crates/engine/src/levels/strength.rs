@@ -542,7 +542,8 @@ mod tests {
             let mut values =
                 searcher.root_values(&request, result.depth, 2 * pool_size, result.best);
             values.truncate(pool_size);
-            assert_eq!(values.len(), pool_size);
+            // The node budget may end the list early, in play as here.
+            assert!((1..=pool_size).contains(&values.len()), "{values:?}");
             pool.extend(
                 values
                     .iter()
