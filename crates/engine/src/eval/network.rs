@@ -403,9 +403,8 @@ impl Network {
         let value2_b = r.i32s(1)?;
         let policy_w = r.i8s(ch)?;
         let policy_b = r.i32s(1)?;
-        if !r.bytes.is_empty() {
-            return Err(NetworkError::TrailingBytes { len, expected });
-        }
+        // The size was checked against `tensor_bytes` before: the reads must agree with it.
+        debug_assert!(r.bytes.is_empty(), "tensor_bytes disagrees with the reads");
 
         // Per role and pcode, the pattern table over its four lines (`quant.pcode_tables`):
         // four i16 values and a pcode row, far inside i32.
