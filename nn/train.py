@@ -26,7 +26,7 @@ import torch.nn.functional as F
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from hoshi_nn import data, quant  # noqa: E402
-from hoshi_nn.model import MixNet, Shape  # noqa: E402
+from hoshi_nn.model import MAX_WINDOW, MixNet, Shape  # noqa: E402
 
 
 def parse_args() -> argparse.Namespace:
@@ -40,8 +40,8 @@ def parse_args() -> argparse.Namespace:
                    help="a 3x3 depthwise convolution over the cells' features")
     p.add_argument("--window", type=int, default=0,
                    help="each cell also reads its four line windows, this many cells either "
-                        "way, through a shape-mapping network (0: off; not in the integer "
-                        "format yet: the float weights are saved instead)")
+                        "way, through a shape-mapping network (0: off); the export "
+                        f"tabulates every shape (reach 1 to {MAX_WINDOW})")
     p.add_argument("--residual", action="store_true",
                    help="learn a correction to the baseline tables: the value logit is the "
                         "tables' evaluation / K plus the network's")
@@ -63,7 +63,10 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--device", default="auto", help="auto (a GPU when present), cpu, cuda")
     p.add_argument("--limit", type=int, default=0,
                    help="use only the first N positions (a quick try; 0: all)")
-    return p.parse_args()
+    args = p.parse_args()
+    if not 0 <= args.window <= MAX_WINDOW:
+        p.error(f"--window {args.window}: the integer format takes 0 to {MAX_WINDOW}")
+    return args
 
 
 class Split:
@@ -251,13 +254,6 @@ def main() -> None:
             best = (hv, epoch, {n: t.detach().clone() for n, t in net.state_dict().items()})
 
     net.load_state_dict(best[2])
-    if shape.window:
-        # The integer format has no shape tables yet: keep the float network.
-        torch.save({"shape": shape, "state": best[2]}, args.out)
-        print(f"best epoch {best[1]}: held-out value loss {best[0]:.5f} (baseline tables "
-              f"{base_held:.5f}); wrote the float network to {args.out}")
-        print(f"{time.time() - started:.0f} s")
-        return
     q = quant.quantise(net.cpu(), args.k, pos.vocabulary, args.residual, pos.baseline_id)
     quant.save(q, args.out)
     qv, qce, qtop = measure_quantised(q, counts, held, 512, args.residual)

@@ -23,6 +23,8 @@ exactly as a byte of 0..127 at scale 128.
 
 from __future__ import annotations
 
+import functools
+import itertools
 import math
 from dataclasses import dataclass
 
@@ -79,6 +81,9 @@ class MixNet(nn.Module):
         self.cell = nn.Linear(c, c)
         self.conv = nn.Conv2d(c, c, 3, padding=1, groups=c) if shape.conv else None
         self.lines = None
+        # The integer model's shape table (shape_codes(window) order, float values) stands
+        # in for the mapping network in quant.float_net; None while training.
+        self.shape_table: torch.Tensor | None = None
         if shape.window:
             width = 4 * (2 * shape.window + 1)
             self.lines = nn.Sequential(nn.Linear(width, shape.mapper), nn.ReLU(),
@@ -122,7 +127,7 @@ class MixNet(nn.Module):
         """
         offset = torch.tensor([0, PCODES], device=pcode.device).view(1, 2, 1)
         x = F.embedding(pcode + offset, self.pcode_tables()).sum(dim=1) + self.stone(stones)
-        if self.lines is not None:
+        if self.shape.window:
             x = x + self.line_features(stones)
         a = clip(self.cell(clip(x)))
         if self.conv is None:
@@ -137,11 +142,18 @@ class MixNet(nn.Module):
         summed. Each distinct shape of the batch goes through the mapping network once."""
         codes = line_codes(stones, self.shape.window)
         unique, inverse = torch.unique(codes, return_inverse=True)
+        return self.map_shapes(unique)[inverse].sum(dim=1)
+
+    def map_shapes(self, codes: torch.Tensor) -> torch.Tensor:
+        """(n, channels): the features of n window shapes (line_codes' codes)."""
+        if self.shape_table is not None:
+            known = torch.tensor(shape_codes(self.shape.window), device=codes.device)
+            return self.shape_table[torch.searchsorted(known, codes)]
         length = 2 * self.shape.window + 1
-        powers = 4 ** torch.arange(length - 1, -1, -1, device=stones.device)
-        digits = (unique[:, None] // powers) % 4
-        onehot = F.one_hot(digits, 4).float().reshape(len(unique), 4 * length)
-        return self.lines(onehot)[inverse].sum(dim=1)
+        powers = 4 ** torch.arange(length - 1, -1, -1, device=codes.device)
+        digits = (codes[:, None] // powers) % 4
+        onehot = F.one_hot(digits, 4).float().reshape(len(codes), 4 * length)
+        return self.lines(onehot)
 
     def forward(self, pcode: torch.Tensor, stones: torch.Tensor, mask: torch.Tensor
                 ) -> tuple[torch.Tensor, torch.Tensor]:
@@ -159,6 +171,29 @@ class MixNet(nn.Module):
 # The four line directions as (dx, dy): a row, a column, the diagonal and the anti-diagonal.
 DIRECTIONS = ((1, 0), (0, 1), (1, 1), (1, -1))
 OFF_BOARD = 3
+# The integer format's largest window reach: the engine indexes its shape table by a
+# window's raw code, an array of 4^(2 * MAX_WINDOW + 1) entries.
+MAX_WINDOW = 4
+
+
+@functools.cache
+def shape_codes(window: int) -> np.ndarray:
+    """The sorted codes line_codes can give for this reach: every window whose cells off
+    the board form a run at either end (the centre is on the board), a window and its
+    reverse as one, the smaller code. The integer format's shape table has one row per code
+    in this order (22,143 rows at reach 4); the engine enumerates them the same way."""
+    length = 2 * window + 1
+    found = set()
+    for left in range(window + 1):
+        for right in range(window + 1):
+            for middle in itertools.product(range(3), repeat=length - left - right):
+                cells = (OFF_BOARD,) * left + middle + (OFF_BOARD,) * right
+                forward = sum(s * 4 ** (length - 1 - i) for i, s in enumerate(cells))
+                backward = sum(s * 4 ** i for i, s in enumerate(cells))
+                found.add(min(forward, backward))
+    codes = np.array(sorted(found), dtype=np.int64)
+    codes.flags.writeable = False  # shared by every caller (cached)
+    return codes
 
 
 def line_codes(stones: torch.Tensor, window: int) -> torch.Tensor:

@@ -20,14 +20,18 @@ import numpy as np
 import torch
 
 from .data import PATTERNS, PCODES, THREAT_MASKS
-from .model import POOL_SHIFT, MixNet, Shape
+from .model import MAX_WINDOW, POOL_SHIFT, MixNet, Shape, line_codes, shape_codes
 
 MAGIC = b"HOSHINET"
 VERSION = 1
 FLAG_PCODE = 1
 FLAG_RESIDUAL = 2
 FLAG_CONV = 4
-HEADER = struct.Struct("<8sIHHBBBxIIfBBBBBBxxI")
+FLAG_WINDOW = 8
+FLAGS = FLAG_PCODE | FLAG_RESIDUAL | FLAG_CONV | FLAG_WINDOW
+# The byte after the pattern count is the line windows' reach (0 without FLAG_WINDOW; it
+# was padding, always 0, before windows had an integer format).
+HEADER = struct.Struct("<8sIHHBBBBIIfBBBBBBxxI")
 # Activations: scale 2^ACT_SHIFT, values 0..ACT_MAX.
 ACT_SHIFT = 7
 ACT_MAX = 127
@@ -58,6 +62,8 @@ class QuantNet:
     embed_shift: int
     pattern: np.ndarray  # (2 * PATTERNS, C) int16
     pcode: np.ndarray | None  # (2 * PCODES, C) int16
+    # A line window network's mapped shapes, one row per code of shape_codes(window).
+    shapes: np.ndarray | None  # (len(shape_codes(window)), C) int16
     stone: np.ndarray  # (3, C) int16
     # The value's linear part, at the value's scale (value_scale).
     psqt: np.ndarray  # (2 * PCODES,) int32
@@ -109,10 +115,19 @@ def _ints(w: np.ndarray, shift: int, dtype: type, name: str) -> np.ndarray:
 
 def quantise(net: MixNet, k: float, vocabulary: int, residual: bool, baseline: int) -> QuantNet:
     """The integer network closest to `net` in this format."""
-    if net.lines is not None:
-        raise ValueError("line-window networks have no integer format yet")
+    window = net.shape.window
+    if window > MAX_WINDOW:
+        raise ExportError(f"line windows of reach {window}: the integer format takes up to "
+                          f"{MAX_WINDOW}")
     p = {n: t.detach().cpu().numpy().astype(np.float64) for n, t in net.state_dict().items()}
+    if window:
+        # Every shape the engine can meet, mapped once: the table that replaces the
+        # mapping network.
+        with torch.no_grad():
+            p["shapes"] = net.map_shapes(torch.from_numpy(shape_codes(window).copy())
+                                         ).numpy().astype(np.float64)
     tables = [p["pattern.weight"], p["stone.weight"]] + ([p["pcode.weight"]] if net.pcode is not None else [])
+    tables += [p["shapes"]] if window else []
     # The tables' sum is read at scale 2^7 after a right shift, so their own scale is finer.
     es = min(_shift(t, 32767, *EMBED_SHIFTS, "feature tables") for t in tables)
     cs = _shift(p["cell.weight"], 127, *LAYER_SHIFTS, "cell layer")
@@ -129,6 +144,7 @@ def quantise(net: MixNet, k: float, vocabulary: int, residual: bool, baseline: i
         embed_shift=es,
         pattern=_ints(p["pattern.weight"], es, np.int16, "pattern table"),
         pcode=_ints(p["pcode.weight"], es, np.int16, "pcode table") if net.pcode is not None else None,
+        shapes=_ints(p["shapes"], es, np.int16, "shape table") if window else None,
         stone=_ints(p["stone.weight"], es, np.int16, "stone table"),
         psqt=_ints(p["psqt.weight"].reshape(-1), v2 + ACT_SHIFT, np.int32, "linear value"),
         psqt_stone=_ints(p["psqt_stone.weight"].reshape(-1), v2 + ACT_SHIFT, np.int32,
@@ -159,6 +175,8 @@ def _tensors(q: QuantNet) -> list[tuple[np.ndarray, str]]:
     out = [(q.pattern, "<i2")]
     if q.pcode is not None:
         out.append((q.pcode, "<i2"))
+    if q.shapes is not None:
+        out.append((q.shapes, "<i2"))
     out += [(q.stone, "<i2"), (q.psqt, "<i4"), (q.psqt_stone, "<i4"), (q.threat, "<i4"),
             (q.cell_w, "i1"), (q.cell_b, "<i4")]
     if q.conv_w is not None:
@@ -171,9 +189,10 @@ def _tensors(q: QuantNet) -> list[tuple[np.ndarray, str]]:
 
 def to_bytes(q: QuantNet) -> bytes:
     flags = ((FLAG_PCODE if q.pcode is not None else 0) | (FLAG_RESIDUAL if q.residual else 0)
-             | (FLAG_CONV if q.conv_w is not None else 0))
+             | (FLAG_CONV if q.conv_w is not None else 0)
+             | (FLAG_WINDOW if q.shapes is not None else 0))
     head = HEADER.pack(MAGIC, VERSION, q.shape.channels, q.shape.hidden, flags, POOL_SHIFT,
-                       PATTERNS, PCODES, q.vocabulary, q.k, q.embed_shift, q.cell_shift,
+                       PATTERNS, q.shape.window, PCODES, q.vocabulary, q.k, q.embed_shift, q.cell_shift,
                        q.value1_shift, q.value2_shift, q.policy_shift, q.conv_shift,
                        q.baseline)
     body = head + b"".join(t.astype(dt).tobytes() for t, dt in _tensors(q))
@@ -190,12 +209,16 @@ def from_bytes(b: bytes) -> QuantNet:
         raise ExportError("not a Hoshi network file (bad magic)")
     if zlib.crc32(b[:-4]) != struct.unpack_from("<I", b, len(b) - 4)[0]:
         raise ExportError("the network file is damaged (checksum mismatch)")
-    (_, version, c, h, flags, pool, patterns, pcodes, vocabulary, k,
+    (_, version, c, h, flags, pool, patterns, window, pcodes, vocabulary, k,
      es, cs, v1, v2, ps, ds, baseline) = HEADER.unpack_from(b, 0)
     if version != VERSION or pool != POOL_SHIFT or patterns != PATTERNS or pcodes != PCODES:
         raise ExportError(f"network format version {version} or layout is not this reader's")
-    if flags & ~(FLAG_PCODE | FLAG_RESIDUAL | FLAG_CONV):
+    if flags & ~FLAGS:
         raise ExportError(f"unknown flags {flags:#04x}")
+    if (flags & FLAG_WINDOW != 0) != (window != 0) or window > MAX_WINDOW:
+        raise ExportError(f"line window reach {window} with flags {flags:#04x}: not what the "
+                          f"exporter writes (reach 1 to {MAX_WINDOW} with the window flag, "
+                          "else 0)")
     conv = bool(flags & FLAG_CONV)
     layers = {"c": cs, "v1": v1, "v2": v2, "p": ps} | ({"d": ds} if conv else {})
     if not EMBED_SHIFTS[0] <= es <= EMBED_SHIFTS[1]:
@@ -216,8 +239,9 @@ def from_bytes(b: bytes) -> QuantNet:
 
     pattern = take((2 * PATTERNS, c), "<i2")
     pcode = take((2 * PCODES, c), "<i2") if flags & FLAG_PCODE else None
-    q = QuantNet(Shape(c, h, pcode is not None, conv), k, vocabulary,
-                 bool(flags & FLAG_RESIDUAL), baseline, es, pattern, pcode,
+    shapes = take((len(shape_codes(window)), c), "<i2") if window else None
+    q = QuantNet(Shape(c, h, pcode is not None, conv, window), k, vocabulary,
+                 bool(flags & FLAG_RESIDUAL), baseline, es, pattern, pcode, shapes,
                  take((3, c), "<i2"), take((2 * PCODES,), "<i4"), take((3,), "<i4"),
                  take((THREAT_MASKS,), "<i4"), cs, take((c, c), "i1"), take((c,), "<i4"),
                  ds if conv else 0, take((c, 3, 3), "i1") if conv else None,
@@ -255,6 +279,14 @@ def pcode_tables(q: QuantNet, counts: np.ndarray) -> np.ndarray:
     return t if q.pcode is None else t + q.pcode
 
 
+def line_shapes(q: QuantNet, stones: np.ndarray) -> np.ndarray:
+    """(batch, cells, C) int64: each cell's shape table rows of its four line windows,
+    summed."""
+    codes = line_codes(torch.from_numpy(stones.astype(np.int64)), q.shape.window).numpy()
+    rows = np.searchsorted(shape_codes(q.shape.window), codes)
+    return q.shapes.astype(np.int64)[rows].sum(axis=1)
+
+
 def _conv(q: QuantNet, a: np.ndarray) -> np.ndarray:
     """The 3x3 depthwise convolution of the cells' activations (batch, cells, C); cells
     off the board count as 0."""
@@ -280,6 +312,8 @@ def forward(q: QuantNet, counts: np.ndarray, pcode: np.ndarray, stones: np.ndarr
     pcode = pcode.astype(np.int64)
     x = tables[pcode[:, 0]] + tables[pcode[:, 1] + PCODES]
     x += q.stone[stones.astype(np.int64)]
+    if q.shapes is not None:
+        x += line_shapes(q, stones)
     a1 = np.clip(_checked(x, "the feature sum") >> (q.embed_shift - ACT_SHIFT), 0, ACT_MAX)
     y = _checked(_matmul(a1, q.cell_w) + q.cell_b, "the cell layer")
     a2 = np.clip(y >> q.cell_shift, 0, ACT_MAX)
@@ -319,6 +353,10 @@ def float_net(q: QuantNet, counts: np.ndarray) -> MixNet:
     }
     if q.pcode is not None:
         sd["pcode.weight"] = q.pcode / 2.0 ** q.embed_shift
+    if q.shapes is not None:
+        # The mapping network's weights are not exported: the shape table stands in for it.
+        sd |= {n: v.detach().numpy() for n, v in net.state_dict().items() if n.startswith("lines.")}
+        net.shape_table = torch.tensor(q.shapes / 2.0 ** q.embed_shift, dtype=torch.float32)
     if q.conv_w is not None:
         sd["conv.weight"] = q.conv_w[:, None] / 2.0 ** q.conv_shift
         sd["conv.bias"] = q.conv_b / 2.0 ** (q.conv_shift + ACT_SHIFT)

@@ -11,6 +11,7 @@ import sys
 import tempfile
 import unittest
 import zlib
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -19,7 +20,7 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from hoshi_nn import data, quant  # noqa: E402
-from hoshi_nn.model import MixNet, Shape, line_codes  # noqa: E402
+from hoshi_nn.model import MixNet, Shape, line_codes, shape_codes  # noqa: E402
 
 # The vocabulary checksum of the engine's pcode numbering (lexicographic multisets).
 VOCABULARY = zlib.crc32(np.array(
@@ -101,10 +102,13 @@ class PositionFileTest(unittest.TestCase):
 
 class ExportTest(unittest.TestCase):
     def test_the_file_round_trips_and_damage_is_refused(self) -> None:
-        for shape in (Shape(8, 4, True), Shape(4, 8, False), Shape(4, 4, True, conv=True)):
+        # (The mapping network's width is not in the file: the shape table replaces it.)
+        for shape in (Shape(8, 4, True), Shape(4, 8, False), Shape(4, 4, True, conv=True),
+                      Shape(4, 4, True, window=2)):
             q = quant.quantise(random_net(1, shape), 517.3, VOCABULARY, True, 0x1234)
             back = quant.from_bytes(quant.to_bytes(q))
-            self.assertEqual((back.shape, back.residual, back.baseline), (shape, True, 0x1234))
+            self.assertEqual((back.shape, back.residual, back.baseline),
+                             (replace(shape, mapper=Shape.mapper), True, 0x1234))
             self.assertAlmostEqual(back.k, 517.3, places=3)
             for name, value in vars(q).items():
                 if isinstance(value, np.ndarray):
@@ -123,8 +127,9 @@ class ExportTest(unittest.TestCase):
             b[at] = value
             return bytes(b[:-4]) + struct.pack("<I", zlib.crc32(bytes(b[:-4])))
 
-        for at, value, message in ((16, quant.FLAG_PCODE | 8, "flags"), (32, 6, "shift e"),
-                                   (33, 15, "shift c")):
+        for at, value, message in ((16, quant.FLAG_PCODE | 16, "flags"), (32, 6, "shift e"),
+                                   (33, 15, "shift c"), (19, 2, "window reach"),
+                                   (16, quant.FLAG_PCODE | quant.FLAG_WINDOW, "window reach")):
             with self.assertRaisesRegex(quant.ExportError, message):
                 quant.from_bytes(edited(at, value))
         # Without the convolution its shift is not read.
@@ -136,17 +141,22 @@ class ExportTest(unittest.TestCase):
         rng = np.random.default_rng(5)
         counts = data.pcode_counts(VOCABULARY)
         x = random_inputs(rng, 64)
-        for shape in (Shape(16, 8, True), Shape(8, 8, False, conv=True)):
-            q = quant.quantise(random_net(2, shape), 517.3, VOCABULARY, False, 0)
+        for shape in (Shape(16, 8, True), Shape(8, 8, False, conv=True),
+                      Shape(8, 8, True, window=3, mapper=16)):
+            net = random_net(2, shape)
+            q = quant.quantise(net, 517.3, VOCABULARY, False, 0)
             value, policy = quant.forward(q, counts, x.pcode, x.stones, x.mask)
             self.assertEqual((value.shape, policy.shape), ((64,), (64, CELLS)))
-            with torch.no_grad():
-                fv, fp = quant.float_net(q, counts)(torch.from_numpy(x.pcode).long(),
-                                                    torch.from_numpy(x.stones).long(),
-                                                    torch.from_numpy(x.mask))
-            self.assertGreater(float(fv.std()), 0.5, "a test net whose value varies")
-            np.testing.assert_allclose(value / q.value_scale, fv.numpy(), atol=0.05)
-            np.testing.assert_allclose(policy / q.policy_scale, fp.numpy(), atol=0.05)
+            # Against the exported weights in float, and against the trained network (a
+            # window network's mapping network, not its table).
+            for float_model in (quant.float_net(q, counts), net):
+                with torch.no_grad():
+                    fv, fp = float_model(torch.from_numpy(x.pcode).long(),
+                                         torch.from_numpy(x.stones).long(),
+                                         torch.from_numpy(x.mask))
+                self.assertGreater(float(fv.std()), 0.5, "a test net whose value varies")
+                np.testing.assert_allclose(value / q.value_scale, fv.numpy(), atol=0.05)
+                np.testing.assert_allclose(policy / q.policy_scale, fp.numpy(), atol=0.05)
 
     def test_the_pcode_tables_are_the_sums_over_the_four_lines(self) -> None:
         q = quant.quantise(random_net(3, Shape(8, 4, True)), 517.3, VOCABULARY, False, 0)
@@ -185,7 +195,7 @@ class LineWindowTest(unittest.TestCase):
             code = min(int("".join(map(str, w)), 4) for w in (window, window[::-1]))
             self.assertEqual(codes[b, d, cell], code, (b, d, cell))
 
-    def test_a_window_network_sees_a_shape_the_pcodes_do_not_and_refuses_export(self) -> None:
+    def test_a_window_network_sees_a_shape_the_pcodes_do_not(self) -> None:
         net = random_net(5, Shape(channels=8, hidden=8, window=2, mapper=16))
         x = random_inputs(np.random.default_rng(4), 2)
         pcode, stones, mask = (torch.from_numpy(a).long() for a in (x.pcode, x.stones, x.mask))
@@ -198,7 +208,26 @@ class LineWindowTest(unittest.TestCase):
         # Without windows it cannot.
         plain = random_net(5, Shape(channels=8, hidden=8))
         self.assertTrue(torch.equal(plain.cells(pcode, stones)[0, 1], plain.cells(pcode, moved)[0, 1]))
-        with self.assertRaisesRegex(ValueError, "no integer format"):
+
+    def test_the_shape_table_has_a_row_for_every_window_a_board_shows(self) -> None:
+        """Every code of every cell of boards from 1x1 to 9x9 is among shape_codes (the
+        integer format's rows), and every row is met on some board: the enumeration is
+        neither short nor padded. The counts are the docs' (43,923 windows at reach 4)."""
+        rng = np.random.default_rng(6)
+        for window in (1, 2, 3):
+            known = shape_codes(window)
+            seen = set()
+            for side in range(1, 10):
+                stones = rng.integers(0, 3, (3000, side * side))
+                codes = line_codes(torch.from_numpy(stones), window).numpy()
+                self.assertTrue(np.isin(codes, known).all(), (window, side))
+                seen.update(np.unique(codes).tolist())
+            self.assertEqual(seen, set(known.tolist()), window)
+        self.assertEqual([len(shape_codes(w)) for w in (1, 2, 3, 4)], [30, 273, 2460, 22143])
+
+    def test_a_reach_beyond_the_format_is_refused_at_export(self) -> None:
+        net = random_net(5, Shape(channels=4, hidden=4, window=5, mapper=8))
+        with self.assertRaisesRegex(quant.ExportError, "reach 5"):
             quant.quantise(net, 517.3, VOCABULARY, False, 0)
 
 

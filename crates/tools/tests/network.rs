@@ -4,7 +4,8 @@
 //! The fixtures in `tests/data/network/` (docs/network.md, "The engine's inference", has the
 //! commands that made them): three freestyle 15x15 self-play games (`fs15.games`), two tiny
 //! networks `nn/train.py` trained on their positions — `r8.hnn` (residual, pcode tables, no
-//! convolution) and `c8.hnn` (standalone, line patterns only, the 3x3 convolution) — and for
+//! convolution), `c8.hnn` (standalone, line patterns only, the 3x3 convolution) and `w8.hnn`
+//! (residual, pcode tables, line windows of reach 2) — and for
 //! each the integers `nn/reference.py --full` printed on every position of the games'
 //! position file: the value and every cell's policy. The test replays the games into the
 //! positions `pbrain-hoshi features` writes, in its order, and asserts the same integers.
@@ -128,6 +129,14 @@ fn a_network_with_the_convolution_matches_the_reference_exactly() {
     assert_eq!((net.channels(), net.hidden()), (8, 8));
     assert!(!net.residual() && !net.has_pcode_table() && net.has_conv());
     assert_matches_reference("c8.hnn", "c8.expected.jsonl");
+}
+
+#[test]
+fn a_line_window_network_matches_the_reference_exactly() {
+    let net = Network::load(&data("w8.hnn")).unwrap();
+    assert_eq!((net.channels(), net.hidden(), net.window()), (8, 8, 2));
+    assert!(net.residual() && net.has_pcode_table() && !net.has_conv());
+    assert_matches_reference("w8.hnn", "w8.expected.jsonl");
 }
 
 /// The fixtures refused when damaged: a flipped byte by the checksum, a cut-short copy

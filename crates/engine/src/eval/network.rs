@@ -12,6 +12,11 @@
 //! is looked up in a per-pcode table made once at load: the same integers as summing per
 //! line, a quarter of the lookups.
 //!
+//! A line-window network (`FLAG_WINDOW`) also reads each cell's four line windows, `R`
+//! cells either way ([`PatternBoard::line_window`]): the file carries a table of features
+//! per window shape (`quant.shape_codes` order), indexed here by a window's raw code
+//! through an array made at load.
+//!
 //! Every sum fits i32: where a sum depends on the position, the loader refuses a file whose
 //! weights could leave i32 on any position of any board up to 32x32 (the reference checks
 //! the positions it computes and raises there; a file `train.py` writes is far inside), so
@@ -26,8 +31,9 @@
 use std::fmt;
 use std::path::Path;
 
+use crate::board::padded::{self, EMPTY, WALL};
 use crate::board::{Color, MAX_SIDE};
-use crate::pattern::{PCODE_COUNT, Pattern, PatternBoard, Pcode, Pcodes};
+use crate::pattern::{Idx, PCODE_COUNT, Pattern, PatternBoard, Pcode, Pcodes};
 
 use super::model::vocabulary;
 use super::{THREAT_MASKS, threat_mask};
@@ -44,8 +50,16 @@ pub const FLAG_PCODE: u8 = 1;
 pub const FLAG_RESIDUAL: u8 = 2;
 /// Flags: the 3x3 depthwise convolution is present.
 pub const FLAG_CONV: u8 = 4;
-const KNOWN_FLAGS: u8 = FLAG_PCODE | FLAG_RESIDUAL | FLAG_CONV;
-/// Header bytes before the first tensor (`quant.HEADER`, `<8sIHHBBBxIIfBBBBBBxxI`).
+/// Flags: the line windows' shape table is present (its reach is the header's byte 19).
+pub const FLAG_WINDOW: u8 = 8;
+const KNOWN_FLAGS: u8 = FLAG_PCODE | FLAG_RESIDUAL | FLAG_CONV | FLAG_WINDOW;
+/// The largest line window reach the format takes (`model.MAX_WINDOW`): the index array has
+/// `4^(2R + 1)` entries, 262,144 at reach 4.
+pub const MAX_WINDOW: usize = 4;
+/// A window cell's state in a shape code (`model.line_codes`): empty, the mover's stone,
+/// the opponent's, off the board.
+const OFF_BOARD: u32 = 3;
+/// Header bytes before the first tensor (`quant.HEADER`, `<8sIHHBBBBIIfBBBBBBxxI`).
 const HEADER_BYTES: usize = 44;
 const CRC_BYTES: usize = 4;
 /// Activations are bytes `0..=ACT_MAX` at scale `2^ACT_SHIFT`.
@@ -167,6 +181,100 @@ struct Conv {
     b: Vec<i32>,
 }
 
+/// The line windows' shape table: features per shape, and each raw window code's row.
+#[derive(Clone, Debug)]
+struct Lines {
+    reach: usize,
+    /// `[row][channel]`, rows in `quant.shape_codes` order.
+    table: Vec<i32>,
+    /// Per raw code (base 4, first cell most significant), its shape's row; `u16::MAX` for
+    /// a code no board shows.
+    row: Vec<u16>,
+}
+
+/// Every window of `reach` cells either way that a board can show (the cells off the board
+/// are a run at either end, the centre is on it), as `(code, reversed code)`: the
+/// enumeration of `model.shape_codes`.
+fn windows(reach: usize) -> Vec<(u32, u32)> {
+    let len = 2 * reach + 1;
+    let mut out = Vec::new();
+    for left in 0..=reach {
+        for right in 0..=reach {
+            let middle = len - left - right;
+            for m in 0..3u32.pow(middle as u32) {
+                let mut digits = m;
+                let cells = (0..len).map(|i| {
+                    if i < left || i >= len - right {
+                        OFF_BOARD
+                    } else {
+                        let d = digits % 3;
+                        digits /= 3;
+                        d
+                    }
+                });
+                let (mut forward, mut backward, mut power) = (0u32, 0u32, 1u32);
+                for c in cells {
+                    forward = forward * 4 + c;
+                    backward += c * power;
+                    power *= 4;
+                }
+                out.push((forward, backward));
+            }
+        }
+    }
+    out
+}
+
+/// The shape rows of [`windows`]: the sorted distinct codes of a window and its reverse
+/// (the smaller), and each raw code's row.
+fn shape_rows(reach: usize) -> (usize, Vec<u16>) {
+    let all = windows(reach);
+    let mut shapes: Vec<u32> = all.iter().map(|&(f, b)| f.min(b)).collect();
+    shapes.sort_unstable();
+    shapes.dedup();
+    let mut row = vec![u16::MAX; 1 << (2 * (2 * reach + 1))];
+    for (f, b) in all {
+        // 22,143 shapes at reach 4: a row fits u16.
+        let r = shapes
+            .binary_search(&f.min(b))
+            .expect("a window's shape is listed") as u16;
+        row[f as usize] = r;
+    }
+    (shapes.len(), row)
+}
+
+/// The raw code of the window of `reach` cells either way of `i` along `Dir::ALL[dir]`,
+/// from `side`'s view (`model.line_codes`' digits, first cell most significant). A blocked
+/// cell stops the line as the edge does: it and what lies past it read as off the board,
+/// and a blocked centre as empty (as the cell's stone input reads it), so the code is
+/// always one of [`windows`]; on boards without blocked cells it is exactly the trainer's.
+fn window_code(pb: &PatternBoard, i: Idx, dir: usize, reach: usize, side: Color) -> usize {
+    let mut cells = [OFF_BOARD; 2 * MAX_WINDOW + 1];
+    for (cell, c) in cells.iter_mut().zip(pb.line_window(i, dir, reach)) {
+        *cell = match c {
+            EMPTY => 0,
+            WALL => OFF_BOARD,
+            c if c == padded::stone(side) => 1,
+            _ => 2,
+        };
+    }
+    let cells = &mut cells[..2 * reach + 1];
+    if cells[reach] == OFF_BOARD {
+        cells[reach] = 0;
+    }
+    for t in (0..reach).rev() {
+        if cells[t + 1] == OFF_BOARD {
+            cells[t] = OFF_BOARD;
+        }
+    }
+    for t in reach + 1..cells.len() {
+        if cells[t - 1] == OFF_BOARD {
+            cells[t] = OFF_BOARD;
+        }
+    }
+    cells.iter().fold(0, |code, &c| code * 4 + c as usize)
+}
+
 /// A network loaded from its file, with the per-pcode feature tables precomputed.
 #[derive(Clone, Debug)]
 pub struct Network {
@@ -190,6 +298,7 @@ pub struct Network {
     cell_w: Vec<i32>,
     cell_b: Vec<i32>,
     conv: Option<Conv>,
+    lines: Option<Lines>,
     /// `[hidden][channel]`.
     value1_w: Vec<i32>,
     value1_b: Vec<i32>,
@@ -249,15 +358,16 @@ impl Cursor<'_> {
     }
 }
 
-/// The bytes of the tensors of a network of `c` channels, `h` hidden units and `flags`, in
-/// file order.
-fn tensor_bytes(c: usize, h: usize, flags: u8) -> usize {
+/// The bytes of the tensors of a network of `c` channels, `h` hidden units, `flags` and
+/// `shapes` rows of the line windows' table, in file order.
+fn tensor_bytes(c: usize, h: usize, flags: u8, shapes: usize) -> usize {
     let pcode = flags & FLAG_PCODE != 0;
     let conv = flags & FLAG_CONV != 0;
     [
-        // The pattern, pcode and stone tables, i16.
+        // The pattern, pcode, shape and stone tables, i16.
         2 * Pattern::COUNT * c * 2,
         if pcode { 2 * PCODE_COUNT * c * 2 } else { 0 },
+        shapes * c * 2,
         3 * c * 2,
         // The linear value per pcode, per stone and per threat mask, i32.
         (2 * PCODE_COUNT + 3 + THREAT_MASKS) * 4,
@@ -315,15 +425,27 @@ impl Network {
             return Err(NetworkError::Version(version));
         }
         let (channels, hidden) = (usize::from(u16_at(12)), usize::from(u16_at(14)));
-        let (flags, pool, patterns) = (h[16], h[17], h[18]);
+        let (flags, pool, patterns, reach) = (h[16], h[17], h[18], usize::from(h[19]));
         let (pcodes, vocab) = (u32_at(20), u32_at(24));
         let k = f32::from_le_bytes([h[28], h[29], h[30], h[31]]);
         let [e, c, v1, v2, p, d] = std::array::from_fn(|i| h[32 + i]);
         let baseline = u32_at(40);
+        // The reach decides the size, so it is checked before it (the checksum after).
+        if (flags & FLAG_WINDOW != 0) != (reach != 0) || reach > MAX_WINDOW {
+            return Err(NetworkError::Layout(format!(
+                "line window reach {reach} with flags {flags:#04x} (reach 1 to {MAX_WINDOW} \
+                 with the window flag {FLAG_WINDOW:#04x}, else 0)"
+            )));
+        }
+        let (shapes, row) = if reach > 0 {
+            shape_rows(reach)
+        } else {
+            (0, Vec::new())
+        };
 
         // The size first: a file cut short (or with something appended) says so, rather
         // than only that its checksum is wrong.
-        let expected = HEADER_BYTES + tensor_bytes(channels, hidden, flags) + CRC_BYTES;
+        let expected = HEADER_BYTES + tensor_bytes(channels, hidden, flags, shapes) + CRC_BYTES;
         if len < expected {
             return Err(NetworkError::Truncated { len, expected });
         }
@@ -380,6 +502,15 @@ impl Network {
         let pattern = r.i16s(2 * Pattern::COUNT * ch)?;
         let pcode = if flags & FLAG_PCODE != 0 {
             Some(r.i16s(2 * PCODE_COUNT * ch)?)
+        } else {
+            None
+        };
+        let lines = if reach > 0 {
+            Some(Lines {
+                reach,
+                table: r.i16s(shapes * ch)?,
+                row,
+            })
         } else {
             None
         };
@@ -440,6 +571,7 @@ impl Network {
             cell_w,
             cell_b,
             conv,
+            lines,
             value1_w,
             value1_b,
             value2_w,
@@ -453,9 +585,10 @@ impl Network {
 
     /// Refuses weights whose sums could leave i32 on some position of a board up to
     /// `MAX_SIDE` square: the reference checks every intermediate on the positions it
-    /// computes, this checks once for all positions. The feature sums need no check (a few
-    /// i16 values); each other sum is bounded by its bias plus its weights' magnitudes times
-    /// the largest input.
+    /// computes, this checks once for all positions. The feature sums need no check (fifteen
+    /// i16 values at most: four patterns and a pcode row per colour, a stone, four shapes);
+    /// each other sum is bounded by its bias plus its weights' magnitudes times the largest
+    /// input.
     fn check_range(&self) -> Result<(), NetworkError> {
         let fits = |v: i64| v <= i64::from(i32::MAX);
         let act = i64::from(ACT_MAX);
@@ -519,6 +652,12 @@ impl Network {
     #[must_use]
     pub fn has_conv(&self) -> bool {
         self.conv.is_some()
+    }
+
+    /// The line windows' reach, cells either way of a cell (0: no windows).
+    #[must_use]
+    pub fn window(&self) -> usize {
+        self.lines.as_ref().map_or(0, |l| l.reach)
     }
 
     /// Whether the value is a correction to the baseline tables' evaluation / K.
@@ -586,7 +725,17 @@ impl Network {
             let f_opp = &self.features[(PCODE_COUNT + theirs) * ch..][..ch];
             let f_stone = &self.stone[stone * ch..][..ch];
             for (k, a) in a1.iter_mut().enumerate() {
-                *a = activation(f_own[k] + f_opp[k] + f_stone[k], embed);
+                *a = f_own[k] + f_opp[k] + f_stone[k];
+            }
+            if let Some(lines) = &self.lines {
+                for dir in 0..4 {
+                    let row = usize::from(lines.row[window_code(pb, i, dir, lines.reach, side)]);
+                    let t = &lines.table[row * ch..][..ch];
+                    a1.iter_mut().zip(t).for_each(|(x, &t)| *x += t);
+                }
+            }
+            for a in &mut a1 {
+                *a = activation(*a, embed);
             }
             let out = &mut a2[cell * ch..][..ch];
             for (o, a) in out.iter_mut().enumerate() {
@@ -866,9 +1015,17 @@ mod tests {
         assert!(matches!(refuse(edit(18, 12)), NetworkError::Layout(_)));
         assert!(matches!(refuse(edit(20, 0xe8)), NetworkError::Layout(_)));
         assert!(matches!(
-            refuse(edit(16, FLAG_PCODE | 8)),
+            refuse(edit(16, FLAG_PCODE | 16)),
             NetworkError::Layout(_)
         ));
+        // A window reach without the flag, the flag without a reach, a reach beyond 4.
+        for (at, v) in [(19, 2), (16, FLAG_PCODE | FLAG_WINDOW)] {
+            let e = refuse(edit(at, v));
+            assert!(e.to_string().contains("line window reach"), "{e}");
+        }
+        let mut far = edit(16, FLAG_PCODE | FLAG_WINDOW);
+        far[19] = 5;
+        assert!(matches!(refuse(resealed(far)), NetworkError::Layout(_)));
         assert!(matches!(refuse(edit(32, 6)), NetworkError::Shift("e", 6)));
         assert!(matches!(refuse(edit(33, 15)), NetworkError::Shift("c", 15)));
         // Without the convolution its shift is not read (as `quant.from_bytes`).
@@ -896,6 +1053,50 @@ mod tests {
         // Just inside: the bias plus one weight of 2 at 127.
         spec.cell_b = i32::MAX - 2 * 127;
         assert!(Network::from_bytes(&spec.to_bytes()).is_ok());
+    }
+
+    /// The enumeration is `model.shape_codes`' (its test checks the counts against what
+    /// boards show): 30, 273, 2460 and 22,143 shapes; every window's row is its reverse's.
+    #[test]
+    fn the_shape_rows_are_the_trainers() {
+        for (reach, count) in [(1, 30), (2, 273), (3, 2460), (4, 22_143)] {
+            let (shapes, row) = shape_rows(reach);
+            assert_eq!(shapes, count, "reach {reach}");
+            for (f, b) in windows(reach) {
+                assert_eq!(row[f as usize], row[b as usize]);
+                assert!(usize::from(row[f as usize]) < shapes);
+            }
+        }
+    }
+
+    /// A blocked cell stops a line as the edge does: the cells from it outwards read as off
+    /// the board, and a blocked cell's own windows have an empty centre — so every code
+    /// has a row and a board with blocked cells evaluates.
+    #[test]
+    fn a_blocked_cell_reads_as_the_edge() {
+        let mut b = Board::with_stones(15, 15, &[(6, 7)], &[(8, 7)]).unwrap();
+        b.block(crate::board::Pos::new(3, 7)).unwrap();
+        let pb = PatternBoard::new(&b, Rule::Freestyle);
+        let at = |x, y| pb.idx(crate::board::Pos::new(x, y));
+        let digits = |d: [usize; 9]| d.iter().fold(0, |code, &c| code * 4 + c);
+        // The row through (5, 7): (1..=9, 7); (1, 7) and (2, 7) lie past the blocked (3, 7).
+        let code = window_code(&pb, at(5, 7), 0, 4, Color::Black);
+        assert_eq!(code, digits([3, 3, 3, 0, 0, 1, 0, 2, 0]));
+        assert_eq!(
+            window_code(&pb, at(5, 7), 0, 4, Color::White),
+            digits([3, 3, 3, 0, 0, 2, 0, 1, 0])
+        );
+        // The blocked cell's own row, (-1..=7, 7): the edge, then its centre read as empty.
+        assert_eq!(
+            window_code(&pb, at(3, 7), 0, 4, Color::Black),
+            digits([3, 0, 0, 0, 0, 0, 0, 1, 0])
+        );
+        let (_, row) = shape_rows(4);
+        for i in pb.all_cells() {
+            for dir in 0..4 {
+                assert_ne!(row[window_code(&pb, i, dir, 4, Color::Black)], u16::MAX);
+            }
+        }
     }
 
     #[test]

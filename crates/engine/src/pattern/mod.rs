@@ -361,6 +361,16 @@ impl PatternBoard {
         padded::color_of(self.cells.get(usize::from(i)))
     }
 
+    /// The cells of the line through `i` along `Dir::ALL[dir]`, from `reach` cells before
+    /// it to `reach` cells after, as [`padded`] codes: [`EMPTY`], a stone's, or the wall
+    /// (the edge, or a blocked cell). `reach` must not pass the frame, [`PAD`].
+    pub fn line_window(&self, i: Idx, dir: usize, reach: usize) -> impl Iterator<Item = u8> + '_ {
+        debug_assert!(reach <= PAD);
+        let (step, r) = (self.steps[dir], reach as isize);
+        let i = i as isize;
+        (-r..=r).map(move |t| self.cells.get((i + t * step) as usize))
+    }
+
     /// Patterns and threats of an empty cell (all dead on an occupied one).
     #[inline]
     #[must_use]
