@@ -42,6 +42,9 @@ def parse_args() -> argparse.Namespace:
                    help="each cell also reads its four line windows, this many cells either "
                         "way, through a shape-mapping network (0: off); the export "
                         f"tabulates every shape (reach 1 to {MAX_WINDOW})")
+    p.add_argument("--no-cell", action="store_true",
+                   help="no per-cell C x C layer: a cell's activation is its clipped feature "
+                        "sum (cheap to update incrementally, as Rapfi's mix6)")
     p.add_argument("--residual", action="store_true",
                    help="learn a correction to the baseline tables: the value logit is the "
                         "tables' evaluation / K plus the network's")
@@ -208,12 +211,13 @@ def main() -> None:
           f"held-out {base_held:.5f}; move prior held-out cross-entropy {prior_ce:.5f} "
           f"(temperature {temperature:.1f}), top-1 {100 * prior_top1:.1f} %")
 
-    shape = Shape(args.channels, args.hidden, not args.no_pcode, args.conv, args.window)
+    shape = Shape(args.channels, args.hidden, not args.no_pcode, args.conv, args.window,
+                  cell=not args.no_cell)
     net = MixNet(shape, counts).to(device)
     params = sum(p.numel() for p in net.parameters())
     print(f"network: {shape.channels} channels, value MLP {shape.hidden}, pcode tables "
           f"{'yes' if shape.pcode else 'no'}, 3x3 convolution {'yes' if shape.conv else 'no'}, "
-          f"line windows {shape.window or 'no'}; "
+          f"line windows {shape.window or 'no'}, cell layer {'yes' if shape.cell else 'no'}; "
           f"{params} parameters")
     # The linear part is the tables' form: a few thousand sparse values that each move
     # little per batch, so it gets its own, larger step.

@@ -59,6 +59,10 @@ class Shape:
     window: int = 0
     # Width of that mapping network's hidden layers.
     mapper: int = 64
+    # The per-cell C x C layer after the features' clipped ReLU. Without it a cell's
+    # activation is its clipped feature sum, as in Rapfi's mix6: an incremental update then
+    # costs table additions alone (the layer is C x C multiplications per changed cell).
+    cell: bool = True
 
 
 def clip(x: torch.Tensor) -> torch.Tensor:
@@ -78,7 +82,7 @@ class MixNet(nn.Module):
         self.pcode = nn.Embedding(2 * PCODES, c) if shape.pcode else None
         # Empty, own stone, opponent's stone.
         self.stone = nn.Embedding(3, c)
-        self.cell = nn.Linear(c, c)
+        self.cell = nn.Linear(c, c) if shape.cell else None
         self.conv = nn.Conv2d(c, c, 3, padding=1, groups=c) if shape.conv else None
         self.lines = None
         # The integer model's shape table (shape_codes(window) order, float values) stands
@@ -108,7 +112,8 @@ class MixNet(nn.Module):
             nn.init.zeros_(self.pcode.weight)
         # Clipped activations saturate and pass no gradient: start every unit mid-range.
         # The pooled sum is large (a few per channel), so value layer 1 starts small.
-        nn.init.constant_(self.cell.bias, 0.25)
+        if self.cell is not None:
+            nn.init.constant_(self.cell.bias, 0.25)
         nn.init.normal_(self.value1.weight, 0.0, 0.02)
         nn.init.constant_(self.value1.bias, 0.5)
 
@@ -129,7 +134,7 @@ class MixNet(nn.Module):
         x = F.embedding(pcode + offset, self.pcode_tables()).sum(dim=1) + self.stone(stones)
         if self.shape.window:
             x = x + self.line_features(stones)
-        a = clip(self.cell(clip(x)))
+        a = clip(x) if self.cell is None else clip(self.cell(clip(x)))
         if self.conv is None:
             return a
         batch, cells, c = a.shape

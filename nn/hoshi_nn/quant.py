@@ -28,7 +28,9 @@ FLAG_PCODE = 1
 FLAG_RESIDUAL = 2
 FLAG_CONV = 4
 FLAG_WINDOW = 8
-FLAGS = FLAG_PCODE | FLAG_RESIDUAL | FLAG_CONV | FLAG_WINDOW
+# No per-cell layer: a cell's activation is its clipped feature sum (Shape.cell false).
+FLAG_NO_CELL = 16
+FLAGS = FLAG_PCODE | FLAG_RESIDUAL | FLAG_CONV | FLAG_WINDOW | FLAG_NO_CELL
 # The byte after the pattern count is the line windows' reach (0 without FLAG_WINDOW; it
 # was padding, always 0, before windows had an integer format).
 HEADER = struct.Struct("<8sIHHBBBBIIfBBBBBBxxI")
@@ -69,9 +71,9 @@ class QuantNet:
     psqt: np.ndarray  # (2 * PCODES,) int32
     psqt_stone: np.ndarray  # (3,) int32
     threat: np.ndarray  # (THREAT_MASKS,) int32
-    cell_shift: int
-    cell_w: np.ndarray  # (C, C) int8, [out, in]
-    cell_b: np.ndarray  # (C,) int32
+    cell_shift: int  # 0 without the cell layer
+    cell_w: np.ndarray | None  # (C, C) int8, [out, in]
+    cell_b: np.ndarray | None  # (C,) int32
     conv_shift: int  # 0 without the convolution
     conv_w: np.ndarray | None  # (C, 3, 3) int8, [channel][dy][dx]
     conv_b: np.ndarray | None  # (C,) int32
@@ -130,7 +132,7 @@ def quantise(net: MixNet, k: float, vocabulary: int, residual: bool, baseline: i
     tables += [p["shapes"]] if window else []
     # The tables' sum is read at scale 2^7 after a right shift, so their own scale is finer.
     es = min(_shift(t, 32767, *EMBED_SHIFTS, "feature tables") for t in tables)
-    cs = _shift(p["cell.weight"], 127, *LAYER_SHIFTS, "cell layer")
+    cs = _shift(p["cell.weight"], 127, *LAYER_SHIFTS, "cell layer") if net.cell is not None else 0
     v1 = _shift(p["value1.weight"], 127, *LAYER_SHIFTS, "value layer 1")
     v2 = _shift(p["value2.weight"], 127, *LAYER_SHIFTS, "value layer 2")
     ps = _shift(p["policy.weight"], 127, *LAYER_SHIFTS, "policy layer")
@@ -151,8 +153,9 @@ def quantise(net: MixNet, k: float, vocabulary: int, residual: bool, baseline: i
                          "linear stone value"),
         threat=_ints(p["threat.weight"].reshape(-1), v2 + ACT_SHIFT, np.int32, "threat value"),
         cell_shift=cs,
-        cell_w=_ints(p["cell.weight"], cs, np.int8, "cell weights"),
-        cell_b=_ints(p["cell.bias"], cs + ACT_SHIFT, np.int32, "cell bias"),
+        cell_w=_ints(p["cell.weight"], cs, np.int8, "cell weights") if net.cell is not None else None,
+        cell_b=(_ints(p["cell.bias"], cs + ACT_SHIFT, np.int32, "cell bias")
+                if net.cell is not None else None),
         conv_shift=ds,
         conv_w=(_ints(p["conv.weight"].reshape(-1, 3, 3), ds, np.int8, "convolution weights")
                 if net.conv is not None else None),
@@ -178,7 +181,9 @@ def _tensors(q: QuantNet) -> list[tuple[np.ndarray, str]]:
     if q.shapes is not None:
         out.append((q.shapes, "<i2"))
     out += [(q.stone, "<i2"), (q.psqt, "<i4"), (q.psqt_stone, "<i4"), (q.threat, "<i4"),
-            (q.cell_w, "i1"), (q.cell_b, "<i4")]
+            ]
+    if q.cell_w is not None:
+        out += [(q.cell_w, "i1"), (q.cell_b, "<i4")]
     if q.conv_w is not None:
         out += [(q.conv_w, "i1"), (q.conv_b, "<i4")]
     out += [(q.value1_w, "i1"),
@@ -190,7 +195,8 @@ def _tensors(q: QuantNet) -> list[tuple[np.ndarray, str]]:
 def to_bytes(q: QuantNet) -> bytes:
     flags = ((FLAG_PCODE if q.pcode is not None else 0) | (FLAG_RESIDUAL if q.residual else 0)
              | (FLAG_CONV if q.conv_w is not None else 0)
-             | (FLAG_WINDOW if q.shapes is not None else 0))
+             | (FLAG_WINDOW if q.shapes is not None else 0)
+             | (FLAG_NO_CELL if q.cell_w is None else 0))
     head = HEADER.pack(MAGIC, VERSION, q.shape.channels, q.shape.hidden, flags, POOL_SHIFT,
                        PATTERNS, q.shape.window, PCODES, q.vocabulary, q.k, q.embed_shift, q.cell_shift,
                        q.value1_shift, q.value2_shift, q.policy_shift, q.conv_shift,
@@ -220,7 +226,8 @@ def from_bytes(b: bytes) -> QuantNet:
                           f"exporter writes (reach 1 to {MAX_WINDOW} with the window flag, "
                           "else 0)")
     conv = bool(flags & FLAG_CONV)
-    layers = {"c": cs, "v1": v1, "v2": v2, "p": ps} | ({"d": ds} if conv else {})
+    cell = not flags & FLAG_NO_CELL
+    layers = {"v1": v1, "v2": v2, "p": ps} | ({"c": cs} if cell else {}) | ({"d": ds} if conv else {})
     if not EMBED_SHIFTS[0] <= es <= EMBED_SHIFTS[1]:
         raise ExportError(f"shift e is {es}, outside what the exporter writes")
     for name, s in layers.items():
@@ -240,10 +247,11 @@ def from_bytes(b: bytes) -> QuantNet:
     pattern = take((2 * PATTERNS, c), "<i2")
     pcode = take((2 * PCODES, c), "<i2") if flags & FLAG_PCODE else None
     shapes = take((len(shape_codes(window)), c), "<i2") if window else None
-    q = QuantNet(Shape(c, h, pcode is not None, conv, window), k, vocabulary,
+    q = QuantNet(Shape(c, h, pcode is not None, conv, window, cell=cell), k, vocabulary,
                  bool(flags & FLAG_RESIDUAL), baseline, es, pattern, pcode, shapes,
                  take((3, c), "<i2"), take((2 * PCODES,), "<i4"), take((3,), "<i4"),
-                 take((THREAT_MASKS,), "<i4"), cs, take((c, c), "i1"), take((c,), "<i4"),
+                 take((THREAT_MASKS,), "<i4"), cs if cell else 0,
+                 take((c, c), "i1") if cell else None, take((c,), "<i4") if cell else None,
                  ds if conv else 0, take((c, 3, 3), "i1") if conv else None,
                  take((c,), "<i4") if conv else None,
                  v1, take((h, c), "i1"), take((h,), "<i4"),
@@ -315,8 +323,11 @@ def forward(q: QuantNet, counts: np.ndarray, pcode: np.ndarray, stones: np.ndarr
     if q.shapes is not None:
         x += line_shapes(q, stones)
     a1 = np.clip(_checked(x, "the feature sum") >> (q.embed_shift - ACT_SHIFT), 0, ACT_MAX)
-    y = _checked(_matmul(a1, q.cell_w) + q.cell_b, "the cell layer")
-    a2 = np.clip(y >> q.cell_shift, 0, ACT_MAX)
+    if q.cell_w is None:
+        a2 = a1
+    else:
+        y = _checked(_matmul(a1, q.cell_w) + q.cell_b, "the cell layer")
+        a2 = np.clip(y >> q.cell_shift, 0, ACT_MAX)
     if q.conv_w is not None:
         a2 = _conv(q, a2)
     pooled = _checked(a2.sum(axis=1), "the pooled sum")
@@ -342,8 +353,6 @@ def float_net(q: QuantNet, counts: np.ndarray) -> MixNet:
         "psqt.weight": q.psqt[:, None] / 2.0 ** (q.value2_shift + ACT_SHIFT),
         "psqt_stone.weight": q.psqt_stone[:, None] / 2.0 ** (q.value2_shift + ACT_SHIFT),
         "threat.weight": q.threat[:, None] / 2.0 ** (q.value2_shift + ACT_SHIFT),
-        "cell.weight": q.cell_w / 2.0 ** q.cell_shift,
-        "cell.bias": q.cell_b / 2.0 ** (q.cell_shift + ACT_SHIFT),
         "value1.weight": q.value1_w / 2.0 ** q.value1_shift,
         "value1.bias": q.value1_b / 2.0 ** (q.value1_shift + ACT_SHIFT + POOL_SHIFT),
         "value2.weight": q.value2_w[None, :] / 2.0 ** q.value2_shift,
@@ -353,6 +362,9 @@ def float_net(q: QuantNet, counts: np.ndarray) -> MixNet:
     }
     if q.pcode is not None:
         sd["pcode.weight"] = q.pcode / 2.0 ** q.embed_shift
+    if q.cell_w is not None:
+        sd["cell.weight"] = q.cell_w / 2.0 ** q.cell_shift
+        sd["cell.bias"] = q.cell_b / 2.0 ** (q.cell_shift + ACT_SHIFT)
     if q.shapes is not None:
         # The mapping network's weights are not exported: the shape table stands in for it.
         sd |= {n: v.detach().numpy() for n, v in net.state_dict().items() if n.startswith("lines.")}

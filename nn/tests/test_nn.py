@@ -104,7 +104,7 @@ class ExportTest(unittest.TestCase):
     def test_the_file_round_trips_and_damage_is_refused(self) -> None:
         # (The mapping network's width is not in the file: the shape table replaces it.)
         for shape in (Shape(8, 4, True), Shape(4, 8, False), Shape(4, 4, True, conv=True),
-                      Shape(4, 4, True, window=2)):
+                      Shape(4, 4, True, window=2), Shape(4, 4, False, window=1, cell=False)):
             q = quant.quantise(random_net(1, shape), 517.3, VOCABULARY, True, 0x1234)
             back = quant.from_bytes(quant.to_bytes(q))
             self.assertEqual((back.shape, back.residual, back.baseline),
@@ -127,7 +127,7 @@ class ExportTest(unittest.TestCase):
             b[at] = value
             return bytes(b[:-4]) + struct.pack("<I", zlib.crc32(bytes(b[:-4])))
 
-        for at, value, message in ((16, quant.FLAG_PCODE | 16, "flags"), (32, 6, "shift e"),
+        for at, value, message in ((16, quant.FLAG_PCODE | 32, "flags"), (32, 6, "shift e"),
                                    (33, 15, "shift c"), (19, 2, "window reach"),
                                    (16, quant.FLAG_PCODE | quant.FLAG_WINDOW, "window reach")):
             with self.assertRaisesRegex(quant.ExportError, message):
@@ -142,7 +142,8 @@ class ExportTest(unittest.TestCase):
         counts = data.pcode_counts(VOCABULARY)
         x = random_inputs(rng, 64)
         for shape in (Shape(16, 8, True), Shape(8, 8, False, conv=True),
-                      Shape(8, 8, True, window=3, mapper=16)):
+                      Shape(8, 8, True, window=3, mapper=16),
+                      Shape(8, 8, True, window=2, mapper=16, cell=False)):
             net = random_net(2, shape)
             q = quant.quantise(net, 517.3, VOCABULARY, False, 0)
             value, policy = quant.forward(q, counts, x.pcode, x.stones, x.mask)

@@ -4,8 +4,9 @@
 //! The fixtures in `tests/data/network/` (docs/network.md, "The engine's inference", has the
 //! commands that made them): three freestyle 15x15 self-play games (`fs15.games`), two tiny
 //! networks `nn/train.py` trained on their positions — `r8.hnn` (residual, pcode tables, no
-//! convolution), `c8.hnn` (standalone, line patterns only, the 3x3 convolution) and `w8.hnn`
-//! (residual, pcode tables, line windows of reach 2) — and for
+//! convolution), `c8.hnn` (standalone, line patterns only, the 3x3 convolution), `w8.hnn`
+//! (residual, pcode tables, line windows of reach 2) and `n8.hnn` (standalone, pcode tables,
+//! line windows of reach 2, no cell layer) — and for
 //! each the integers `nn/reference.py --full` printed on every position of the games'
 //! position file: the value and every cell's policy. The test replays the games into the
 //! positions `pbrain-hoshi features` writes, in its order, and asserts the same integers.
@@ -137,6 +138,14 @@ fn a_line_window_network_matches_the_reference_exactly() {
     assert_eq!((net.channels(), net.hidden(), net.window()), (8, 8, 2));
     assert!(net.residual() && net.has_pcode_table() && !net.has_conv());
     assert_matches_reference("w8.hnn", "w8.expected.jsonl");
+}
+
+#[test]
+fn a_network_without_the_cell_layer_matches_the_reference_exactly() {
+    let net = Network::load(&data("n8.hnn")).unwrap();
+    assert_eq!((net.channels(), net.hidden(), net.window()), (8, 8, 2));
+    assert!(!net.residual() && net.has_pcode_table() && !net.has_cell_layer());
+    assert_matches_reference("n8.hnn", "n8.expected.jsonl");
 }
 
 /// The fixtures refused when damaged: a flipped byte by the checksum, a cut-short copy

@@ -52,7 +52,9 @@ pub const FLAG_RESIDUAL: u8 = 2;
 pub const FLAG_CONV: u8 = 4;
 /// Flags: the line windows' shape table is present (its reach is the header's byte 19).
 pub const FLAG_WINDOW: u8 = 8;
-const KNOWN_FLAGS: u8 = FLAG_PCODE | FLAG_RESIDUAL | FLAG_CONV | FLAG_WINDOW;
+/// Flags: no per-cell layer (a cell's activation is its clipped feature sum).
+pub const FLAG_NO_CELL: u8 = 16;
+const KNOWN_FLAGS: u8 = FLAG_PCODE | FLAG_RESIDUAL | FLAG_CONV | FLAG_WINDOW | FLAG_NO_CELL;
 /// The largest line window reach the format takes (`model.MAX_WINDOW`): the index array has
 /// `4^(2R + 1)` entries, 262,144 at reach 4.
 pub const MAX_WINDOW: usize = 4;
@@ -174,9 +176,10 @@ struct Shifts {
     conv: u32,
 }
 
-/// The 3x3 depthwise convolution: weights `[channel][dy][dx]`, a bias per channel.
+/// A layer's i8 weights (row-major, one row per output) and i32 biases: the per-cell layer
+/// (`[out][in]`), or the 3x3 depthwise convolution (`[channel][dy][dx]`).
 #[derive(Clone, Debug)]
-struct Conv {
+struct Layer {
     w: Vec<i32>,
     b: Vec<i32>,
 }
@@ -294,10 +297,9 @@ pub struct Network {
     psqt: Vec<i32>,
     psqt_stone: [i32; 3],
     threat: Vec<i32>,
-    /// `[out][in]`.
-    cell_w: Vec<i32>,
-    cell_b: Vec<i32>,
-    conv: Option<Conv>,
+    /// The per-cell layer, `[out][in]` (absent with `FLAG_NO_CELL`).
+    cell: Option<Layer>,
+    conv: Option<Layer>,
     lines: Option<Lines>,
     /// `[hidden][channel]`.
     value1_w: Vec<i32>,
@@ -363,6 +365,7 @@ impl Cursor<'_> {
 fn tensor_bytes(c: usize, h: usize, flags: u8, shapes: usize) -> usize {
     let pcode = flags & FLAG_PCODE != 0;
     let conv = flags & FLAG_CONV != 0;
+    let cell = flags & FLAG_NO_CELL == 0;
     [
         // The pattern, pcode, shape and stone tables, i16.
         2 * Pattern::COUNT * c * 2,
@@ -372,7 +375,7 @@ fn tensor_bytes(c: usize, h: usize, flags: u8, shapes: usize) -> usize {
         // The linear value per pcode, per stone and per threat mask, i32.
         (2 * PCODE_COUNT + 3 + THREAT_MASKS) * 4,
         // Each layer's i8 weights and i32 biases: cell, convolution, value 1 and 2, policy.
-        c * c + c * 4,
+        if cell { c * c + c * 4 } else { 0 },
         if conv { c * 9 + c * 4 } else { 0 },
         h * c + h * 4,
         h + 4,
@@ -474,10 +477,13 @@ impl Network {
             return Err(NetworkError::Vocabulary(vocab, vocabulary()));
         }
         let conv = flags & FLAG_CONV != 0;
+        let cell = flags & FLAG_NO_CELL == 0;
         if !EMBED_SHIFTS.contains(&e) {
             return Err(NetworkError::Shift("e", e));
         }
-        // `quant.from_bytes` reads d as 0 without the convolution, whatever the byte says.
+        // `quant.from_bytes` reads c as 0 without the cell layer and d without the
+        // convolution, whatever the bytes say.
+        let c = if cell { c } else { 0 };
         let d = if conv { d } else { 0 };
         for (name, s) in [("c", c), ("v1", v1), ("v2", v2), ("p", p), ("d", d)] {
             if !LAYER_SHIFTS.contains(&s) {
@@ -518,10 +524,16 @@ impl Network {
         let psqt = r.i32s(2 * PCODE_COUNT)?;
         let psqt_stone = r.i32s(3)?;
         let threat = r.i32s(THREAT_MASKS)?;
-        let cell_w = r.i8s(ch * ch)?;
-        let cell_b = r.i32s(ch)?;
+        let cell = if cell {
+            Some(Layer {
+                w: r.i8s(ch * ch)?,
+                b: r.i32s(ch)?,
+            })
+        } else {
+            None
+        };
         let conv = if conv {
-            Some(Conv {
+            Some(Layer {
                 w: r.i8s(ch * 9)?,
                 b: r.i32s(ch)?,
             })
@@ -568,8 +580,7 @@ impl Network {
             psqt_stone: [psqt_stone[0], psqt_stone[1], psqt_stone[2]],
             psqt,
             threat,
-            cell_w,
-            cell_b,
+            cell,
             conv,
             lines,
             value1_w,
@@ -597,7 +608,9 @@ impl Network {
         let rows_fit = |w: &[i32], b: &[i32], n: usize, input: i64| {
             (0..b.len()).all(|o| fits(bound(b[o], &w[o * n..][..n], input)))
         };
-        if !rows_fit(&self.cell_w, &self.cell_b, ch, act) {
+        if let Some(cell) = &self.cell
+            && !rows_fit(&cell.w, &cell.b, ch, act)
+        {
             return Err(NetworkError::Range("cell layer"));
         }
         if let Some(conv) = &self.conv
@@ -646,6 +659,12 @@ impl Network {
     #[must_use]
     pub fn has_pcode_table(&self) -> bool {
         self.pcode_table
+    }
+
+    /// Whether the per-cell layer is present.
+    #[must_use]
+    pub fn has_cell_layer(&self) -> bool {
+        self.cell.is_some()
     }
 
     /// Whether the 3x3 convolution is present.
@@ -738,9 +757,14 @@ impl Network {
                 *a = activation(*a, embed);
             }
             let out = &mut a2[cell * ch..][..ch];
-            for (o, a) in out.iter_mut().enumerate() {
-                let y = dot(&self.cell_w[o * ch..][..ch], &a1) + self.cell_b[o];
-                *a = activation(y, self.shifts.cell);
+            match &self.cell {
+                Some(layer) => {
+                    for (o, a) in out.iter_mut().enumerate() {
+                        let y = dot(&layer.w[o * ch..][..ch], &a1) + layer.b[o];
+                        *a = activation(y, self.shifts.cell);
+                    }
+                }
+                None => out.copy_from_slice(&a1),
             }
             linear += self.psqt[own] + self.psqt[PCODE_COUNT + theirs] + self.psqt_stone[stone];
         }
@@ -772,7 +796,7 @@ impl Network {
 
     /// The 3x3 depthwise convolution of the cells' activations (`[cell][channel]` of an
     /// `n` x `n` board), cells off the board counting as 0 (`quant._conv`).
-    fn convolve(&self, conv: &Conv, a: &[i32], n: usize) -> Vec<i32> {
+    fn convolve(&self, conv: &Layer, a: &[i32], n: usize) -> Vec<i32> {
         let ch = self.channels;
         let mut out = vec![0i32; a.len()];
         for y in 0..n {
@@ -862,12 +886,14 @@ mod tests {
             }
             zeros(&mut b, (2 * PCODE_COUNT + 3) * 4);
             b.extend(self.threat.iter().flat_map(|v| v.to_le_bytes()));
-            // The cell layer passes channel 0 through (weight 1 at scale 2^c = 2).
-            let mut cell_w = vec![0u8; c * c];
-            cell_w[0] = 2;
-            b.extend_from_slice(&cell_w);
-            for _ in 0..c {
-                b.extend_from_slice(&self.cell_b.to_le_bytes());
+            if self.flags & FLAG_NO_CELL == 0 {
+                // The cell layer passes channel 0 through (weight 1 at scale 2^c = 2).
+                let mut cell_w = vec![0u8; c * c];
+                cell_w[0] = 2;
+                b.extend_from_slice(&cell_w);
+                for _ in 0..c {
+                    b.extend_from_slice(&self.cell_b.to_le_bytes());
+                }
             }
             if self.flags & FLAG_CONV != 0 {
                 zeros(&mut b, c * 9 + c * 4);
@@ -928,6 +954,16 @@ mod tests {
             assert_eq!(out.value, 1000 + threat_mask(&pb, side) as i32 + 7);
             assert_eq!(out.policy, vec![50 - 3; 225]);
         }
+        // Without the cell layer channel 0 reaches the policy as it is: the same outputs.
+        let mut bare = Spec::new(FLAG_NO_CELL);
+        (bare.stone, bare.value2_b, bare.policy_b) = (100, 7, -3);
+        bare.threat.clone_from(&spec.threat);
+        let net = Network::from_bytes(&bare.to_bytes()).unwrap();
+        assert!(!net.has_cell_layer());
+        assert_eq!(
+            net.evaluate(&pb, Color::Black).unwrap().policy,
+            vec![50 - 3; 225]
+        );
         // A negative feature floors and clamps to 0: the policy is the bias alone.
         spec.stone = -100;
         let net = Network::from_bytes(&spec.to_bytes()).unwrap();
@@ -1015,7 +1051,7 @@ mod tests {
         assert!(matches!(refuse(edit(18, 12)), NetworkError::Layout(_)));
         assert!(matches!(refuse(edit(20, 0xe8)), NetworkError::Layout(_)));
         assert!(matches!(
-            refuse(edit(16, FLAG_PCODE | 16)),
+            refuse(edit(16, FLAG_PCODE | 32)),
             NetworkError::Layout(_)
         ));
         // A window reach without the flag, the flag without a reach, a reach beyond 4.
