@@ -16,6 +16,7 @@
 //! exactly as the trainer's reference does; nothing plays with it yet (docs/network.md).
 
 pub mod features;
+pub mod incremental;
 pub mod model;
 pub mod network;
 pub mod policy;

@@ -720,78 +720,106 @@ impl Network {
         }
         let n = usize::from(width);
         let ch = self.channels;
-        let (me, opp) = (side as usize, side.opponent() as usize);
 
-        // Per cell: the feature sum, its activation, the cell layer (a2, `[cell][channel]`),
-        // and the cell's share of the linear value.
+        // Per cell: its activations (a2, `[cell][channel]`) and its share of the linear
+        // value.
         let mut a2 = vec![0i32; n * n * ch];
-        let mut a1 = vec![0i32; ch];
-        let mut linear = self.threat[threat_mask(pb, side)];
-        let embed = self.shifts.embed - ACT_SHIFT;
+        let mut scratch = vec![0i32; ch];
+        let mut linear = 0;
         for i in pb.all_cells() {
             let p = pb.pos(i);
             let cell = usize::from(p.y) * n + usize::from(p.x);
-            // The exporter's codes: pcode 0 on a stone (the board keeps no info there),
-            // stones 0 empty, 1 the mover's, 2 the opponent's.
-            let pcode = pb.info(i).pcode;
-            let (own, theirs) = (usize::from(pcode[me]), usize::from(pcode[opp]));
-            let stone = match pb.stone_at(i) {
-                None => 0,
-                Some(c) if c == side => 1,
-                Some(_) => 2,
-            };
-            let f_own = &self.features[own * ch..][..ch];
-            let f_opp = &self.features[(PCODE_COUNT + theirs) * ch..][..ch];
-            let f_stone = &self.stone[stone * ch..][..ch];
-            for (k, a) in a1.iter_mut().enumerate() {
-                *a = f_own[k] + f_opp[k] + f_stone[k];
-            }
-            if let Some(lines) = &self.lines {
-                for dir in 0..4 {
-                    let row = usize::from(lines.row[window_code(pb, i, dir, lines.reach, side)]);
-                    let t = &lines.table[row * ch..][..ch];
-                    a1.iter_mut().zip(t).for_each(|(x, &t)| *x += t);
-                }
-            }
-            for a in &mut a1 {
-                *a = activation(*a, embed);
-            }
-            let out = &mut a2[cell * ch..][..ch];
-            match &self.cell {
-                Some(layer) => {
-                    for (o, a) in out.iter_mut().enumerate() {
-                        let y = dot(&layer.w[o * ch..][..ch], &a1) + layer.b[o];
-                        *a = activation(y, self.shifts.cell);
-                    }
-                }
-                None => out.copy_from_slice(&a1),
-            }
-            linear += self.psqt[own] + self.psqt[PCODE_COUNT + theirs] + self.psqt_stone[stone];
+            linear += self.cell(pb, i, side, &mut scratch, &mut a2[cell * ch..][..ch]);
         }
         if let Some(conv) = &self.conv {
             a2 = self.convolve(conv, &a2, n);
         }
-
         let mut pooled = vec![0i32; ch];
         for cell in 0..n * n {
             let a = &a2[cell * ch..][..ch];
             pooled.iter_mut().zip(a).for_each(|(s, &a)| *s += a);
         }
-        let shift1 = self.shifts.value1 + POOL_SHIFT;
-        let mlp = (0..self.hidden)
-            .map(|h| {
-                let z = dot(&self.value1_w[h * ch..][..ch], &pooled) + self.value1_b[h];
-                self.value2_w[h] * activation(z, shift1)
-            })
-            .sum::<i32>()
-            + self.value2_b;
+        let value = self.value(&pooled, linear + self.threat_entry(threat_mask(pb, side)));
         let policy = (0..n * n)
             .map(|cell| dot(&self.policy_w, &a2[cell * ch..][..ch]) + self.policy_b)
             .collect();
-        Ok(NetworkOutput {
-            value: linear + mlp,
-            policy,
-        })
+        Ok(NetworkOutput { value, policy })
+    }
+
+    /// Cell `i`'s activations from `side`'s view into `out` (C values: after the cell
+    /// layer, before the convolution), using `a1` (C values) as scratch; returns the cell's
+    /// share of the linear value.
+    pub(super) fn cell(
+        &self,
+        pb: &PatternBoard,
+        i: Idx,
+        side: Color,
+        a1: &mut [i32],
+        out: &mut [i32],
+    ) -> i32 {
+        let ch = self.channels;
+        // The exporter's codes: pcode 0 on a stone (the board keeps no info there), stones
+        // 0 empty, 1 the mover's, 2 the opponent's.
+        let pcode = pb.info(i).pcode;
+        let (own, theirs) = (
+            usize::from(pcode[side as usize]),
+            usize::from(pcode[side.opponent() as usize]),
+        );
+        let stone = match pb.stone_at(i) {
+            None => 0,
+            Some(c) if c == side => 1,
+            Some(_) => 2,
+        };
+        let f_own = &self.features[own * ch..][..ch];
+        let f_opp = &self.features[(PCODE_COUNT + theirs) * ch..][..ch];
+        let f_stone = &self.stone[stone * ch..][..ch];
+        for (k, a) in a1.iter_mut().enumerate() {
+            *a = f_own[k] + f_opp[k] + f_stone[k];
+        }
+        if let Some(lines) = &self.lines {
+            for dir in 0..4 {
+                let row = usize::from(lines.row[window_code(pb, i, dir, lines.reach, side)]);
+                let t = &lines.table[row * ch..][..ch];
+                a1.iter_mut().zip(t).for_each(|(x, &t)| *x += t);
+            }
+        }
+        let embed = self.shifts.embed - ACT_SHIFT;
+        match &self.cell {
+            Some(layer) => {
+                for a in a1.iter_mut() {
+                    *a = activation(*a, embed);
+                }
+                for (o, a) in out.iter_mut().enumerate() {
+                    let y = dot(&layer.w[o * ch..][..ch], a1) + layer.b[o];
+                    *a = activation(y, self.shifts.cell);
+                }
+            }
+            None => {
+                for (o, &a) in out.iter_mut().zip(a1.iter()) {
+                    *o = activation(a, embed);
+                }
+            }
+        }
+        self.psqt[own] + self.psqt[PCODE_COUNT + theirs] + self.psqt_stone[stone]
+    }
+
+    /// The linear value's threat table entry for a [`threat_mask`].
+    pub(super) fn threat_entry(&self, mask: usize) -> i32 {
+        self.threat[mask]
+    }
+
+    /// The value from the pooled activations (C sums over the cells) and the linear part
+    /// (the cells' shares and the threat table's entry).
+    pub(super) fn value(&self, pooled: &[i32], linear: i32) -> i32 {
+        let ch = self.channels;
+        let shift1 = self.shifts.value1 + POOL_SHIFT;
+        let mlp = (0..self.hidden)
+            .map(|h| {
+                let z = dot(&self.value1_w[h * ch..][..ch], pooled) + self.value1_b[h];
+                self.value2_w[h] * activation(z, shift1)
+            })
+            .sum::<i32>();
+        linear + mlp + self.value2_b
     }
 
     /// The 3x3 depthwise convolution of the cells' activations (`[cell][channel]` of an

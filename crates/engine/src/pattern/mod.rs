@@ -263,11 +263,35 @@ impl PatternBoard {
     /// The cells up to four steps from `i` along the four lines (padding cells included:
     /// they are never empty). Every five through `i` lies within them.
     pub fn line_neighbours(&self, i: Idx) -> impl Iterator<Item = Idx> + '_ {
+        self.line_cells(i, HALF - 1)
+    }
+
+    /// The cells up to `reach` steps from `i` along the four lines, `i` left out (padding
+    /// cells included; `reach` must not pass the frame, [`PAD`]).
+    pub fn line_cells(&self, i: Idx, reach: usize) -> impl Iterator<Item = Idx> + '_ {
+        debug_assert!(reach <= PAD);
         let i = i as isize;
         self.steps.iter().flat_map(move |&step| {
-            (1..HALF as isize)
+            (1..=reach as isize)
                 .flat_map(move |k| [i - k * step, i + k * step])
                 .map(|q| q as Idx)
+        })
+    }
+
+    /// How many cells each side of a cell its patterns (and pcode) depend on: a stone
+    /// further away along a line changes none of them.
+    #[must_use]
+    pub fn pattern_reach(&self) -> usize {
+        self.tables.reach()
+    }
+
+    /// The moves made through [`PatternBoard::make`] and not undone, oldest first.
+    pub fn made(&self) -> impl Iterator<Item = (Idx, Color)> + '_ {
+        self.moves.iter().map(|m| {
+            let color = self
+                .stone_at(m.at)
+                .expect("a made move's stone is on the board");
+            (m.at, color)
         })
     }
 

@@ -1,0 +1,359 @@
+//! The network's value kept up to date as the search moves: per view (the side to move)
+//! each cell's activations, their sum over the board and the linear part's sum, so that a
+//! position costs the cells its last moves changed and the value MLP, not a pass over the
+//! board ([`Network::evaluate`] recomputes everything; this must give its value exactly).
+//!
+//! A cell's inputs are its pcodes, its stone and its four line windows, so a stone changes
+//! only the cells on its four lines out to the pattern reach or the window reach,
+//! whichever is longer, and its own cell. The update is lazy, as Stockfish's accumulators
+//! are: [`NetworkState::value`] compares the moves this state reflects with the pattern
+//! board's ([`PatternBoard::made`]), takes back its own moves past their common prefix (each
+//! batch of moves saved the rows it overwrote) and recomputes, from the board as it is now,
+//! the cells the remaining moves touch, as one batch. A cell's activations depend on the
+//! current stones alone, so recomputing the union of the touched cells on the final board
+//! is exact; moves the search makes and takes back without evaluating (threat searches,
+//! move ordering) cost nothing here.
+//!
+//! The 3x3 convolution spreads a change to the neighbours' neighbours; a network with it is
+//! refused ([`StateError::Convolution`]).
+
+use std::fmt;
+use std::sync::Arc;
+
+use crate::board::Color;
+use crate::pattern::{Idx, PatternBoard};
+
+use super::network::Network;
+use super::threat_mask;
+
+/// Why a network cannot be kept incrementally.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StateError {
+    Convolution,
+}
+
+impl fmt::Display for StateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StateError::Convolution => f.write_str(
+                "a network with the 3x3 convolution cannot be updated incrementally; train \
+                 one without --conv to play with it",
+            ),
+        }
+    }
+}
+
+impl std::error::Error for StateError {}
+
+/// A batch of moves applied at once and the rows it overwrote.
+#[derive(Clone, Debug)]
+struct Batch {
+    /// How many moves were applied before it.
+    start: usize,
+    /// Where its saved cells begin in [`NetworkState::saved`].
+    saved: usize,
+}
+
+/// The incremental state of one network on one pattern board (see the module doc).
+#[derive(Clone, Debug)]
+pub struct NetworkState {
+    net: Arc<Network>,
+    channels: usize,
+    /// How far a stone's change reaches along its lines.
+    reach: usize,
+    /// Per view, `[cell][channel]` over the padded grid's indices: the activations.
+    act: [Vec<i32>; 2],
+    /// Per view and cell: its share of the linear value.
+    linear: [Vec<i32>; 2],
+    /// Per view: the sums of `act` and of `linear` over the board's cells.
+    pooled: [Vec<i32>; 2],
+    linear_sum: [i32; 2],
+    /// Whether a padded index is a board cell.
+    on_board: Vec<bool>,
+    /// The moves this state reflects, as the pattern board made them; the first `base` were
+    /// made before the state was computed from scratch, in no batch.
+    applied: Vec<(Idx, Color)>,
+    base: usize,
+    batches: Vec<Batch>,
+    /// Per saved cell: its index, then in `saved_rows` its rows of both views and its two
+    /// linear shares (`2 * channels + 2` values).
+    saved: Vec<Idx>,
+    saved_rows: Vec<i32>,
+    /// Which cells the batch being made has already saved (`stamp` marks this batch).
+    marks: Vec<u32>,
+    stamp: u32,
+    scratch: Vec<i32>,
+}
+
+impl NetworkState {
+    /// The state of `pb`'s position, computed from scratch; the moves `pb` has made so far
+    /// are part of it.
+    pub fn new(net: Arc<Network>, pb: &PatternBoard) -> Result<NetworkState, StateError> {
+        if net.has_conv() {
+            return Err(StateError::Convolution);
+        }
+        let ch = net.channels();
+        let size = pb.all_cells().map(usize::from).max().map_or(0, |m| m + 1);
+        let mut on_board = vec![false; size];
+        for i in pb.all_cells() {
+            on_board[usize::from(i)] = true;
+        }
+        let mut state = NetworkState {
+            reach: pb.pattern_reach().max(net.window()),
+            channels: ch,
+            act: [vec![0; size * ch], vec![0; size * ch]],
+            linear: [vec![0; size], vec![0; size]],
+            pooled: [vec![0; ch], vec![0; ch]],
+            linear_sum: [0; 2],
+            on_board,
+            applied: Vec::new(),
+            base: 0,
+            batches: Vec::new(),
+            saved: Vec::new(),
+            saved_rows: Vec::new(),
+            marks: vec![0; size],
+            stamp: 0,
+            scratch: vec![0; ch],
+            net,
+        };
+        state.rebuild(pb);
+        Ok(state)
+    }
+
+    /// Computes everything from scratch from `pb`.
+    fn rebuild(&mut self, pb: &PatternBoard) {
+        for v in 0..2 {
+            self.act[v].fill(0);
+            self.linear[v].fill(0);
+            self.pooled[v].fill(0);
+        }
+        self.linear_sum = [0; 2];
+        self.batches.clear();
+        self.saved.clear();
+        self.saved_rows.clear();
+        self.applied = pb.made().collect();
+        self.base = self.applied.len();
+        for i in pb.all_cells() {
+            self.refresh(pb, i);
+        }
+    }
+
+    /// The network.
+    #[must_use]
+    pub fn network(&self) -> &Arc<Network> {
+        &self.net
+    }
+
+    /// The network's value of `pb`'s position with `side` to move: `Network::evaluate`'s
+    /// value, brought up to date with `pb`'s moves first. `pb` must be the board this state
+    /// was made on, moved only through `make` and `undo` since.
+    pub fn value(&mut self, pb: &PatternBoard, side: Color) -> i32 {
+        self.sync(pb);
+        let v = side as usize;
+        let value = self.net.value(
+            &self.pooled[v],
+            self.linear_sum[v] + self.net.threat_entry(threat_mask(pb, side)),
+        );
+        debug_assert!(
+            !pb.verify || !matches!(self.net.evaluate(pb, side), Ok(o) if o.value != value),
+            "the incremental network value differs from a recomputation"
+        );
+        value
+    }
+
+    /// Brings the state to `pb`'s moves (see the module doc).
+    fn sync(&mut self, pb: &PatternBoard) {
+        let common = self
+            .applied
+            .iter()
+            .zip(pb.made())
+            .take_while(|(a, b)| **a == *b)
+            .count();
+        if common < self.base {
+            // Back past the moves the state started with: they have no batch to undo.
+            self.rebuild(pb);
+            return;
+        }
+        while self.applied.len() > common {
+            self.take_back();
+        }
+        let from = self.applied.len();
+        let new: Vec<(Idx, Color)> = pb.made().skip(from).collect();
+        if new.is_empty() {
+            return;
+        }
+        self.batches.push(Batch {
+            start: from,
+            saved: self.saved.len(),
+        });
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            // The stamps wrapped: clear the marks so that no old stamp reads as current.
+            self.marks.fill(0);
+            self.stamp = 1;
+        }
+        for &(at, _) in &new {
+            self.touch(pb, at);
+            for q in pb.line_cells(at, self.reach) {
+                self.touch(pb, q);
+            }
+        }
+        self.applied.extend(new);
+    }
+
+    /// Saves and recomputes cell `i` once per batch (a padding cell is skipped).
+    fn touch(&mut self, pb: &PatternBoard, i: Idx) {
+        let iu = usize::from(i);
+        if !self.on_board.get(iu).copied().unwrap_or(false) || self.marks[iu] == self.stamp {
+            return;
+        }
+        self.marks[iu] = self.stamp;
+        let ch = self.channels;
+        self.saved.push(i);
+        for v in 0..2 {
+            self.saved_rows
+                .extend_from_slice(&self.act[v][iu * ch..][..ch]);
+        }
+        self.saved_rows
+            .extend_from_slice(&[self.linear[0][iu], self.linear[1][iu]]);
+        self.refresh(pb, i);
+    }
+
+    /// Recomputes cell `i` in both views from `pb`, keeping the sums.
+    fn refresh(&mut self, pb: &PatternBoard, i: Idx) {
+        let (ch, iu) = (self.channels, usize::from(i));
+        for side in Color::BOTH {
+            let v = side as usize;
+            let row = &mut self.act[v][iu * ch..][..ch];
+            let pooled = &mut self.pooled[v];
+            pooled
+                .iter_mut()
+                .zip(row.iter())
+                .for_each(|(s, &a)| *s -= a);
+            let share = self.net.cell(pb, i, side, &mut self.scratch, row);
+            pooled
+                .iter_mut()
+                .zip(row.iter())
+                .for_each(|(s, &a)| *s += a);
+            self.linear_sum[v] += share - self.linear[v][iu];
+            self.linear[v][iu] = share;
+        }
+    }
+
+    /// Takes back the last batch: its cells' saved rows and shares, and the sums.
+    fn take_back(&mut self) {
+        let batch = self.batches.pop().expect("applied moves belong to a batch");
+        let ch = self.channels;
+        let per = 2 * ch + 2;
+        for (k, i) in self.saved.drain(batch.saved..).enumerate() {
+            let iu = usize::from(i);
+            let saved = &self.saved_rows[(batch.saved + k) * per..][..per];
+            for v in 0..2 {
+                let row = &mut self.act[v][iu * ch..][..ch];
+                let old = &saved[v * ch..][..ch];
+                let pooled = &mut self.pooled[v];
+                for ((s, a), &o) in pooled.iter_mut().zip(row.iter_mut()).zip(old) {
+                    *s += o - *a;
+                    *a = o;
+                }
+                self.linear_sum[v] += saved[2 * ch + v] - self.linear[v][iu];
+                self.linear[v][iu] = saved[2 * ch + v];
+            }
+        }
+        self.saved_rows.truncate(batch.saved * per);
+        self.applied.truncate(batch.start);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Board, Pos};
+    use crate::rng::Rng;
+    use crate::rules::Rule;
+
+    /// Networks `nn/train.py` made (the engine's exactness fixtures, crates/tools/tests):
+    /// line windows of reach 2 with the cell layer (residual) and without it.
+    const NETWORKS: [&[u8]; 2] = [
+        include_bytes!("../../../tools/tests/data/network/w8.hnn"),
+        include_bytes!("../../../tools/tests/data/network/n8.hnn"),
+    ];
+
+    fn network(bytes: &[u8]) -> Arc<Network> {
+        Arc::new(Network::from_bytes(bytes).unwrap())
+    }
+
+    /// Random walks of makes and undos, the value asked at random points only (so that
+    /// batches of several moves, and take-backs across them, occur): each value equals the
+    /// from-scratch value, for both sides to move.
+    #[test]
+    fn the_incremental_value_is_the_recomputed_one() {
+        let mut board = Board::new(15, 15).unwrap();
+        board.block(Pos::new(3, 4)).unwrap();
+        for bytes in NETWORKS {
+            let net = network(bytes);
+            for (rule, seed) in [(Rule::Freestyle, 1), (Rule::Renju, 2), (Rule::Freestyle, 3)] {
+                let mut pb = PatternBoard::new(&board, rule);
+                // The check inside `value` is the same comparison; the test makes it itself.
+                pb.verify = false;
+                let mut state = NetworkState::new(net.clone(), &pb).unwrap();
+                let mut rng = Rng::new(seed);
+                let mut side = Color::Black;
+                let mut checked = 0;
+                for _ in 0..400 {
+                    if pb.ply() > 0 && rng.below(3) == 0 {
+                        pb.undo();
+                        side = side.opponent();
+                    } else {
+                        let empty: Vec<Idx> = pb.all_cells().filter(|&i| pb.is_empty(i)).collect();
+                        pb.make(empty[rng.below(empty.len())], side);
+                        side = side.opponent();
+                    }
+                    if rng.below(4) == 0 {
+                        for s in Color::BOTH {
+                            assert_eq!(
+                                state.value(&pb, s),
+                                net.evaluate(&pb, s).unwrap().value,
+                                "{rule:?} ply {}",
+                                pb.ply()
+                            );
+                            checked += 1;
+                        }
+                    }
+                }
+                assert!(checked > 150, "{checked}");
+            }
+        }
+    }
+
+    /// A state made on a board with moves already made counts them, and undoing them
+    /// later (past where it started) recomputes it.
+    #[test]
+    fn moves_made_before_the_state_are_part_of_it() {
+        let net = network(NETWORKS[0]);
+        let mut pb = PatternBoard::new(&Board::new(15, 15).unwrap(), Rule::Freestyle);
+        pb.make(pb.idx(Pos::new(7, 7)), Color::Black);
+        pb.make(pb.idx(Pos::new(8, 7)), Color::White);
+        let mut state = NetworkState::new(net.clone(), &pb).unwrap();
+        assert_eq!(
+            state.value(&pb, Color::Black),
+            net.evaluate(&pb, Color::Black).unwrap().value
+        );
+        pb.undo();
+        pb.undo();
+        let empty = PatternBoard::new(&Board::new(15, 15).unwrap(), Rule::Freestyle);
+        assert_eq!(
+            state.value(&pb, Color::Black),
+            net.evaluate(&empty, Color::Black).unwrap().value
+        );
+    }
+
+    #[test]
+    fn a_network_with_the_convolution_is_refused() {
+        let net = network(include_bytes!("../../../tools/tests/data/network/c8.hnn"));
+        let pb = PatternBoard::new(&Board::new(15, 15).unwrap(), Rule::Freestyle);
+        let e = NetworkState::new(net, &pb).unwrap_err();
+        assert_eq!(e, StateError::Convolution);
+        assert!(e.to_string().contains("without --conv"));
+    }
+}
