@@ -197,6 +197,11 @@ def main() -> None:
     counts = data.pcode_counts(pos.vocabulary)
     records = pos.records[: args.limit] if args.limit else pos.records
     check_pcodes(records[:1000], data.pcode_patterns(pos.vocabulary))
+    rules = np.unique(records["rule"])
+    if len(rules) != 1:
+        sys.exit(f"positions of several rules ({', '.join(map(str, rules))}): a network is "
+                 "trained for one rule; export each rule's games apart")
+    rule = int(rules[0])
     held_mask = (records["flags"] & data.FLAG_HELD_OUT) != 0
     train = Split(records[~held_mask], args.k, args.lam, device)
     held = Split(records[held_mask], args.k, args.lam, device)
@@ -258,7 +263,8 @@ def main() -> None:
             best = (hv, epoch, {n: t.detach().clone() for n, t in net.state_dict().items()})
 
     net.load_state_dict(best[2])
-    q = quant.quantise(net.cpu(), args.k, pos.vocabulary, args.residual, pos.baseline_id)
+    q = quant.quantise(net.cpu(), args.k, pos.vocabulary, args.residual, pos.baseline_id,
+                       rule)
     quant.save(q, args.out)
     qv, qce, qtop = measure_quantised(q, counts, held, 512, args.residual)
     print(f"best epoch {best[1]}: held-out value loss {best[0]:.5f} (baseline tables "

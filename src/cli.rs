@@ -90,7 +90,8 @@ impl Playing {
 /// `analyse` (the subcommand's value wins).
 #[derive(Debug, Default, Args)]
 pub struct Weights {
-    /// Evaluate with this weights file (written by `train`) instead of the built-in
+    /// Evaluate with this weights file (written by `train`), or add this network file
+    /// (written by `nn/train.py`) to the built-in tables for its rule, instead of the built-in
     /// weights. `INFO weights FILE` changes it through the protocol.
     #[arg(long, value_name = "FILE")]
     pub weights: Option<PathBuf>,

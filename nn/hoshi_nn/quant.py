@@ -33,7 +33,11 @@ FLAG_NO_CELL = 16
 FLAGS = FLAG_PCODE | FLAG_RESIDUAL | FLAG_CONV | FLAG_WINDOW | FLAG_NO_CELL
 # The byte after the pattern count is the line windows' reach (0 without FLAG_WINDOW; it
 # was padding, always 0, before windows had an integer format).
-HEADER = struct.Struct("<8sIHHBBBBIIfBBBBBBxxI")
+# The byte after the shifts is the rule the positions were played under (its `INFO rule`
+# code; padding, 0 = freestyle, before networks recorded it: those were all freestyle).
+HEADER = struct.Struct("<8sIHHBBBBIIfBBBBBBBxI")
+# The rule codes a network may carry (freestyle, standard, renju, caro, exact caro).
+RULES = (0, 1, 4, 8, 9)
 # Activations: scale 2^ACT_SHIFT, values 0..ACT_MAX.
 ACT_SHIFT = 7
 ACT_MAX = 127
@@ -60,6 +64,8 @@ class QuantNet:
     # CRC-32 of their weights file): the win logit is their evaluation / k plus its own.
     residual: bool
     baseline: int
+    # The rule of the positions it was trained on (`INFO rule` code).
+    rule: int
     # Feature tables (int16) share one scale 2^embed_shift, so they can be summed.
     embed_shift: int
     pattern: np.ndarray  # (2 * PATTERNS, C) int16
@@ -115,7 +121,8 @@ def _ints(w: np.ndarray, shift: int, dtype: type, name: str) -> np.ndarray:
     return q.astype(dtype)
 
 
-def quantise(net: MixNet, k: float, vocabulary: int, residual: bool, baseline: int) -> QuantNet:
+def quantise(net: MixNet, k: float, vocabulary: int, residual: bool, baseline: int,
+             rule: int = 0) -> QuantNet:
     """The integer network closest to `net` in this format."""
     window = net.shape.window
     if window > MAX_WINDOW:
@@ -143,6 +150,7 @@ def quantise(net: MixNet, k: float, vocabulary: int, residual: bool, baseline: i
         vocabulary=vocabulary,
         residual=residual,
         baseline=baseline,
+        rule=rule,
         embed_shift=es,
         pattern=_ints(p["pattern.weight"], es, np.int16, "pattern table"),
         pcode=_ints(p["pcode.weight"], es, np.int16, "pcode table") if net.pcode is not None else None,
@@ -200,7 +208,7 @@ def to_bytes(q: QuantNet) -> bytes:
     head = HEADER.pack(MAGIC, VERSION, q.shape.channels, q.shape.hidden, flags, POOL_SHIFT,
                        PATTERNS, q.shape.window, PCODES, q.vocabulary, q.k, q.embed_shift, q.cell_shift,
                        q.value1_shift, q.value2_shift, q.policy_shift, q.conv_shift,
-                       q.baseline)
+                       q.rule, q.baseline)
     body = head + b"".join(t.astype(dt).tobytes() for t, dt in _tensors(q))
     return body + struct.pack("<I", zlib.crc32(body))
 
@@ -216,9 +224,11 @@ def from_bytes(b: bytes) -> QuantNet:
     if zlib.crc32(b[:-4]) != struct.unpack_from("<I", b, len(b) - 4)[0]:
         raise ExportError("the network file is damaged (checksum mismatch)")
     (_, version, c, h, flags, pool, patterns, window, pcodes, vocabulary, k,
-     es, cs, v1, v2, ps, ds, baseline) = HEADER.unpack_from(b, 0)
+     es, cs, v1, v2, ps, ds, rule, baseline) = HEADER.unpack_from(b, 0)
     if version != VERSION or pool != POOL_SHIFT or patterns != PATTERNS or pcodes != PCODES:
         raise ExportError(f"network format version {version} or layout is not this reader's")
+    if rule not in RULES:
+        raise ExportError(f"rule code {rule} is not a rule's")
     if flags & ~FLAGS:
         raise ExportError(f"unknown flags {flags:#04x}")
     if (flags & FLAG_WINDOW != 0) != (window != 0) or window > MAX_WINDOW:
@@ -248,7 +258,7 @@ def from_bytes(b: bytes) -> QuantNet:
     pcode = take((2 * PCODES, c), "<i2") if flags & FLAG_PCODE else None
     shapes = take((len(shape_codes(window)), c), "<i2") if window else None
     q = QuantNet(Shape(c, h, pcode is not None, conv, window, cell=cell), k, vocabulary,
-                 bool(flags & FLAG_RESIDUAL), baseline, es, pattern, pcode, shapes,
+                 bool(flags & FLAG_RESIDUAL), baseline, rule, es, pattern, pcode, shapes,
                  take((3, c), "<i2"), take((2 * PCODES,), "<i4"), take((3,), "<i4"),
                  take((THREAT_MASKS,), "<i4"), cs if cell else 0,
                  take((c, c), "i1") if cell else None, take((c,), "<i4") if cell else None,

@@ -105,10 +105,10 @@ class ExportTest(unittest.TestCase):
         # (The mapping network's width is not in the file: the shape table replaces it.)
         for shape in (Shape(8, 4, True), Shape(4, 8, False), Shape(4, 4, True, conv=True),
                       Shape(4, 4, True, window=2), Shape(4, 4, False, window=1, cell=False)):
-            q = quant.quantise(random_net(1, shape), 517.3, VOCABULARY, True, 0x1234)
+            q = quant.quantise(random_net(1, shape), 517.3, VOCABULARY, True, 0x1234, 4)
             back = quant.from_bytes(quant.to_bytes(q))
-            self.assertEqual((back.shape, back.residual, back.baseline),
-                             (replace(shape, mapper=Shape.mapper), True, 0x1234))
+            self.assertEqual((back.shape, back.residual, back.baseline, back.rule),
+                             (replace(shape, mapper=Shape.mapper), True, 0x1234, 4))
             self.assertAlmostEqual(back.k, 517.3, places=3)
             for name, value in vars(q).items():
                 if isinstance(value, np.ndarray):
@@ -128,7 +128,7 @@ class ExportTest(unittest.TestCase):
             return bytes(b[:-4]) + struct.pack("<I", zlib.crc32(bytes(b[:-4])))
 
         for at, value, message in ((16, quant.FLAG_PCODE | 32, "flags"), (32, 6, "shift e"),
-                                   (33, 15, "shift c"), (19, 2, "window reach"),
+                                   (33, 15, "shift c"), (19, 2, "window reach"), (38, 2, "rule"),
                                    (16, quant.FLAG_PCODE | quant.FLAG_WINDOW, "window reach")):
             with self.assertRaisesRegex(quant.ExportError, message):
                 quant.from_bytes(edited(at, value))

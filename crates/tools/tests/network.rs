@@ -137,6 +137,7 @@ fn a_line_window_network_matches_the_reference_exactly() {
     let net = Network::load(&data("w8.hnn")).unwrap();
     assert_eq!((net.channels(), net.hidden(), net.window()), (8, 8, 2));
     assert!(net.residual() && net.has_pcode_table() && !net.has_conv());
+    assert_eq!(net.rule(), hoshi::rules::Rule::Freestyle);
     assert_matches_reference("w8.hnn", "w8.expected.jsonl");
 }
 

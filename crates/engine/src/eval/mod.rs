@@ -13,7 +13,10 @@
 //! started from, the prior of the training and the baseline of every match.
 //!
 //! [`network`] reads the network `nn/train.py` exports and computes its integer outputs
-//! exactly as the trainer's reference does; nothing plays with it yet (docs/network.md).
+//! exactly as the trainer's reference does; [`incremental`] keeps its value up to date in
+//! the search. A network file given where a weights file is expected (`--weights`, `INFO
+//! weights`) adds it to the built-in tables for its rule: its value, in evaluation units,
+//! corrects theirs (a residual network) or replaces it (docs/network.md).
 
 pub mod features;
 pub mod incremental;
@@ -21,13 +24,16 @@ pub mod model;
 pub mod network;
 pub mod policy;
 
+use std::fmt;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
 use crate::board::Color;
 use crate::pattern::{CellValues, Pattern, PatternBoard, Pcode, Pcodes, Threat};
 use crate::rules::Rule;
+use incremental::{NetworkState, StateError};
 pub use model::{Model, ModelError, RuleTables, VALUE_SCALE, VALUE_SHIFT};
+use network::{Network, NetworkError};
 pub use policy::Policy;
 
 /// The largest evaluation magnitude: far below the mate scores.
@@ -137,7 +143,41 @@ pub struct Evaluator {
     /// The checksum of the model's weights file ([`Model::checksum`]): which evaluation
     /// this is.
     id: u32,
+    /// A network for one rule (its own), on top of the tables.
+    network: Option<Arc<Network>>,
 }
+
+/// Why an evaluation file could not be used.
+#[derive(Debug)]
+pub enum LoadError {
+    Io(String, std::io::Error),
+    /// A weights file (tables) refused.
+    Model(ModelError),
+    /// A network file refused.
+    Network(NetworkError),
+    /// A network that cannot be kept incrementally.
+    State(StateError),
+    /// A residual network made for other tables: `(its baseline, the built-in tables' id)`.
+    Baseline(u32, u32),
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LoadError::Io(path, e) => write!(f, "cannot read {path}: {e}"),
+            LoadError::Model(e) => e.fmt(f),
+            LoadError::Network(e) => e.fmt(f),
+            LoadError::State(e) => e.fmt(f),
+            LoadError::Baseline(net, tables) => write!(
+                f,
+                "the network corrects the tables {net:08x}, and this build's are {tables:08x}; \
+                 export its positions with this build's tables and train it again"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
 
 /// The weights built into the binary, as `pbrain-hoshi train` wrote them.
 const DEFAULT_WEIGHTS: &[u8] = include_bytes!("default.weights");
@@ -190,19 +230,88 @@ impl Evaluator {
         Evaluator {
             rules: Arc::new(rules),
             id: model.checksum(),
+            network: None,
         }
     }
 
+    /// These tables with `net` added for its rule. A residual network must correct these
+    /// very tables; a network with the convolution is refused (it cannot be updated
+    /// incrementally).
+    pub fn with_network(mut self, net: Network) -> Result<Evaluator, LoadError> {
+        if net.has_conv() {
+            return Err(LoadError::State(StateError::Convolution));
+        }
+        if net.residual() && net.baseline() != self.id {
+            return Err(LoadError::Baseline(net.baseline(), self.id));
+        }
+        self.network = Some(Arc::new(net));
+        Ok(self)
+    }
+
+    /// A new incremental network state for a search on `pb`, when a network evaluates its
+    /// rule.
+    #[must_use]
+    pub fn network_state(&self, pb: &PatternBoard) -> Option<NetworkState> {
+        let net = self.network.as_ref().filter(|n| n.rule() == pb.rule())?;
+        // `with_network` admitted only networks without the convolution.
+        Some(NetworkState::new(net.clone(), pb).expect("an admitted network is incremental"))
+    }
+
+    /// The evaluation of `pb` for `side`, with the network's value when `net` (made by
+    /// [`Evaluator::network_state`] on this board) is given.
+    pub fn evaluate_with(
+        &self,
+        pb: &PatternBoard,
+        side: Color,
+        net: Option<&mut NetworkState>,
+    ) -> i32 {
+        let tables = self.evaluate(pb, side);
+        let Some(state) = net else {
+            return tables;
+        };
+        let value = state.value(pb, side);
+        let network = state.network();
+        let value = network.to_eval(value);
+        let e = if network.residual() {
+            tables + value
+        } else {
+            value
+        };
+        e.clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+
     /// Names this evaluation: equal ids, equal tables (the checksum its weights file
-    /// carries).
+    /// carries) and equal networks (with one, the CRC-32 of the two files' checksums).
     #[must_use]
     pub fn id(&self) -> u32 {
+        match &self.network {
+            None => self.id,
+            Some(net) => {
+                let mut both = self.id.to_le_bytes().to_vec();
+                both.extend_from_slice(&net.checksum().to_le_bytes());
+                crc32fast::hash(&both)
+            }
+        }
+    }
+
+    /// The tables' id alone: what a residual network names as its baseline.
+    #[must_use]
+    pub fn tables_id(&self) -> u32 {
         self.id
     }
 
-    /// The evaluation of a weights file.
-    pub fn load(path: &Path) -> Result<Evaluator, ModelError> {
-        Model::load(path).map(|m| Evaluator::from_model(&m))
+    /// The evaluation of a weights file, or of a network file (its magic tells) on the
+    /// built-in tables.
+    pub fn load(path: &Path) -> Result<Evaluator, LoadError> {
+        let bytes =
+            std::fs::read(path).map_err(|e| LoadError::Io(path.display().to_string(), e))?;
+        if bytes.starts_with(&network::MAGIC) {
+            let net = Network::from_bytes(&bytes).map_err(LoadError::Network)?;
+            return Evaluator::default().with_network(net);
+        }
+        Model::from_bytes(&bytes)
+            .map(|m| Evaluator::from_model(&m))
+            .map_err(LoadError::Model)
     }
 
     fn rule(&self, rule: Rule) -> &RuleEval {
@@ -306,6 +415,75 @@ mod tests {
 
     /// The summed pcode values equal the hand-set formula over patterns and threats, cell
     /// by cell, on a busy position.
+    /// The engine's exactness fixtures (crates/tools/tests): `w8` corrects the built-in
+    /// tables; `r8` corrects earlier ones; `c8` has the convolution.
+    fn fixture(name: &str) -> std::path::PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../tools/tests/data/network")
+            .join(name)
+    }
+
+    #[test]
+    fn a_network_file_adds_its_value_to_the_built_in_tables_for_its_rule() {
+        let e = Evaluator::load(&fixture("w8.hnn")).unwrap();
+        let net = Network::load(&fixture("w8.hnn")).unwrap();
+        assert_eq!(
+            e.tables_id(),
+            Evaluator::default().id(),
+            "the built-in tables"
+        );
+        assert_ne!(
+            e.id(),
+            e.tables_id(),
+            "the network is part of the evaluation's name"
+        );
+        let mut b = Board::new(15, 15).unwrap();
+        b.place(Pos::new(7, 7), Color::Black).unwrap();
+        b.place(Pos::new(8, 8), Color::White).unwrap();
+        b.place(Pos::new(8, 7), Color::Black).unwrap();
+        let pb = pattern_board(&b, Rule::Freestyle, &e);
+        let mut state = e.network_state(&pb).expect("a freestyle network");
+        for side in Color::BOTH {
+            let tables = e.evaluate(&pb, side);
+            let correction = net.to_eval(net.evaluate(&pb, side).unwrap().value);
+            assert_ne!(correction, 0);
+            assert_eq!(
+                e.evaluate_with(&pb, side, Some(&mut state)),
+                tables + correction
+            );
+            assert_eq!(e.evaluate_with(&pb, side, None), tables);
+        }
+        // Not for another rule's board.
+        let renju = pattern_board(&b, Rule::Renju, &e);
+        assert!(e.network_state(&renju).is_none());
+    }
+
+    #[test]
+    fn networks_the_search_cannot_use_are_refused_with_the_reason() {
+        let other = Evaluator::load(&fixture("r8.hnn")).unwrap_err();
+        assert!(
+            matches!(other, LoadError::Baseline(0x2144_df1c, _)),
+            "{other}"
+        );
+        assert!(other.to_string().contains("train it again"));
+        let conv = Evaluator::load(&fixture("c8.hnn")).unwrap_err();
+        assert!(matches!(conv, LoadError::State(_)), "{conv}");
+        let damaged = Evaluator::load(&fixture("fs15.games")).unwrap_err();
+        assert!(matches!(damaged, LoadError::Model(_)), "{damaged}");
+    }
+
+    /// K converts the network's integer logit to evaluation units, floored.
+    #[test]
+    fn a_network_value_converts_at_k() {
+        let net = Network::load(&fixture("w8.hnn")).unwrap();
+        let scale = net.value_scale();
+        let k = f64::from(net.k());
+        assert_eq!(net.to_eval(0), 0);
+        assert_eq!(net.to_eval(scale), k.floor() as i32);
+        assert_eq!(net.to_eval(-scale), (-k).floor() as i32);
+        assert_eq!(net.to_eval(3 * scale), (3.0 * k).floor() as i32);
+    }
+
     #[test]
     fn pcode_sums_equal_the_pattern_and_threat_formula() {
         let b = Board::with_stones(

@@ -23,10 +23,11 @@
 //! [`Network::evaluate`] cannot overflow. Every rescaling is an arithmetic shift right, a
 //! floor, as Python's `>>` is on negative numbers.
 //!
-//! The engine does not play with the network yet: this is the from-scratch inference the
-//! incremental one will be checked against. Boards must be square, as the position file
-//! and the trainer are (the reference's convolution reads the cells as an N x N grid); a
-//! rectangular board is refused with [`NetworkError::NotSquare`].
+//! This is the from-scratch inference; the search keeps the value incrementally
+//! ([`super::incremental`]) and is checked against it. [`Network::evaluate`] wants square
+//! boards, as the position file and the trainer do (the reference's convolution reads the
+//! cells as an N x N grid); a rectangular board is refused with
+//! [`NetworkError::NotSquare`]. The incremental state has no such limit.
 
 use std::fmt;
 use std::path::Path;
@@ -34,6 +35,7 @@ use std::path::Path;
 use crate::board::padded::{self, EMPTY, WALL};
 use crate::board::{Color, MAX_SIDE};
 use crate::pattern::{Idx, PCODE_COUNT, Pattern, PatternBoard, Pcode, Pcodes};
+use crate::rules::Rule;
 
 use super::model::vocabulary;
 use super::{THREAT_MASKS, threat_mask};
@@ -61,7 +63,7 @@ pub const MAX_WINDOW: usize = 4;
 /// A window cell's state in a shape code (`model.line_codes`): empty, the mover's stone,
 /// the opponent's, off the board.
 const OFF_BOARD: u32 = 3;
-/// Header bytes before the first tensor (`quant.HEADER`, `<8sIHHBBBBIIfBBBBBBxxI`).
+/// Header bytes before the first tensor (`quant.HEADER`, `<8sIHHBBBBIIfBBBBBBBxI`).
 const HEADER_BYTES: usize = 44;
 const CRC_BYTES: usize = 4;
 /// Activations are bytes `0..=ACT_MAX` at scale `2^ACT_SHIFT`.
@@ -287,6 +289,9 @@ pub struct Network {
     residual: bool,
     k: f32,
     baseline: u32,
+    rule: Rule,
+    /// The CRC-32 the file ends with: which network this is.
+    checksum: u32,
     shifts: Shifts,
     /// `[role][pcode][channel]` (role 0 own, 1 the opponent's): the pattern table summed
     /// over the pcode's four lines, plus its pcode table row when the file has one.
@@ -432,6 +437,7 @@ impl Network {
         let (pcodes, vocab) = (u32_at(20), u32_at(24));
         let k = f32::from_le_bytes([h[28], h[29], h[30], h[31]]);
         let [e, c, v1, v2, p, d] = std::array::from_fn(|i| h[32 + i]);
+        let rule_code = h[38];
         let baseline = u32_at(40);
         // The reach decides the size, so it is checked before it (the checksum after).
         if (flags & FLAG_WINDOW != 0) != (reach != 0) || reach > MAX_WINDOW {
@@ -473,6 +479,13 @@ impl Network {
                 Pattern::COUNT
             )));
         }
+        // Only a rule's own code (0, freestyle, in files from before the byte was read).
+        let rule = Rule::ALL
+            .into_iter()
+            .find(|r| r.code() == u32::from(rule_code))
+            .ok_or_else(|| {
+                NetworkError::Layout(format!("rule code {rule_code} is not a rule's"))
+            })?;
         if vocab != vocabulary() {
             return Err(NetworkError::Vocabulary(vocab, vocabulary()));
         }
@@ -574,6 +587,8 @@ impl Network {
             residual: flags & FLAG_RESIDUAL != 0,
             k,
             baseline,
+            rule,
+            checksum: u32::from_le_bytes([crc[0], crc[1], crc[2], crc[3]]),
             shifts,
             features,
             stone,
@@ -683,6 +698,18 @@ impl Network {
     #[must_use]
     pub fn residual(&self) -> bool {
         self.residual
+    }
+
+    /// The CRC-32 the file ends with: equal checksums, equal networks.
+    #[must_use]
+    pub fn checksum(&self) -> u32 {
+        self.checksum
+    }
+
+    /// The rule of the positions it was trained on: the rule it evaluates.
+    #[must_use]
+    pub fn rule(&self) -> Rule {
+        self.rule
     }
 
     /// K: the evaluation units of one logit.
@@ -801,6 +828,17 @@ impl Network {
             }
         }
         self.psqt[own] + self.psqt[PCODE_COUNT + theirs] + self.psqt_stone[stone]
+    }
+
+    /// An integer value in evaluation units: the win logit times K, `value * K /
+    /// value_scale`, floored.
+    #[must_use]
+    pub fn to_eval(&self, value: i32) -> i32 {
+        // K in 1/2^16 units: an integer product, the same on every machine.
+        let k = (f64::from(self.k) * 65536.0).round() as i64;
+        let scale = i64::from(self.value_scale()) << 16;
+        let e = (i64::from(value) * k).div_euclid(scale);
+        e.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
     }
 
     /// The linear value's threat table entry for a [`threat_mask`].
@@ -1090,6 +1128,12 @@ mod tests {
         let mut far = edit(16, FLAG_PCODE | FLAG_WINDOW);
         far[19] = 5;
         assert!(matches!(refuse(resealed(far)), NetworkError::Layout(_)));
+        let rule = refuse(edit(38, 2));
+        assert!(rule.to_string().contains("rule code 2"), "{rule}");
+        assert_eq!(
+            Network::from_bytes(&edit(38, 4)).unwrap().rule(),
+            Rule::Renju
+        );
         assert!(matches!(refuse(edit(32, 6)), NetworkError::Shift("e", 6)));
         assert!(matches!(refuse(edit(33, 15)), NetworkError::Shift("c", 15)));
         // Without the convolution its shift is not read (as `quant.from_bytes`).

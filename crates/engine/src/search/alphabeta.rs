@@ -18,6 +18,7 @@ use super::threats::{Kind, five_point, fours_near_last, has_flex4, is_threatened
 use super::tt::{Bound, Entry, Tt};
 use crate::board::Color;
 use crate::eval::Evaluator;
+use crate::eval::incremental::NetworkState;
 use crate::pattern::{Idx, PatternBoard, SIDE_KEY, Threat};
 use crate::rules::Rule;
 use crate::time::Limits;
@@ -100,6 +101,8 @@ pub struct Tree<'a> {
     /// One frame a ply, the root's first.
     stack: Vec<Frame>,
     lmr: Reductions,
+    /// The network's incremental state, when a network evaluates this rule.
+    net: Option<NetworkState>,
 }
 
 /// What a root move has cost the search.
@@ -148,6 +151,7 @@ impl<'a> Tree<'a> {
         stop: &'a AtomicBool,
     ) -> Tree<'a> {
         let cells = pb.all_cells().map(usize::from).max().unwrap_or(0) + 1;
+        let net = eval.network_state(&pb);
         Tree {
             pb,
             tt,
@@ -165,7 +169,14 @@ impl<'a> Tree<'a> {
             published: 0,
             stack: vec![Frame::default(); MAX_PLY + 1],
             lmr: Reductions::new(),
+            net,
         }
+    }
+
+    /// The static evaluation of the current position for `side`: the tables', with the
+    /// network's when one evaluates this rule.
+    fn static_eval(&mut self, side: Color) -> i32 {
+        self.eval.evaluate_with(&self.pb, side, self.net.as_mut())
     }
 
     /// Makes a helper thread add its nodes to `total` as it goes (only watched: the
@@ -297,7 +308,7 @@ impl<'a> Tree<'a> {
         let static_eval = match entry {
             Some(e) => e.eval,
             None => {
-                let v = self.eval.evaluate(&self.pb, side);
+                let v = self.static_eval(side);
                 self.tt.store(key, Entry::evaluation(v, pv_node));
                 v
             }
@@ -549,7 +560,7 @@ impl<'a> Tree<'a> {
         }
         let opp = side.opponent();
         if ply >= MAX_PLY {
-            return self.eval.evaluate(&self.pb, side);
+            return self.static_eval(side);
         }
         if let Some(block) = five_point(&self.pb, opp) {
             if !self.pb.is_legal(block, side) {
@@ -572,7 +583,7 @@ impl<'a> Tree<'a> {
         }
         let stand_pat = match entry {
             Some(e) => e.eval,
-            None => self.eval.evaluate(&self.pb, side),
+            None => self.static_eval(side),
         };
         if stand_pat >= beta {
             return stand_pat;

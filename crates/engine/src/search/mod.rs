@@ -842,6 +842,29 @@ mod tests {
         assert!(b.is_empty_at(a.best));
     }
 
+    /// With a network the search plays too, and blocks a five; in debug builds every
+    /// network value it asks for is checked against a recomputation inside.
+    #[test]
+    fn a_network_evaluation_searches_and_blocks_a_five() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../tools/tests/data/network/w8.hnn");
+        let mut s = Searcher::new(1 << 20);
+        s.set_evaluator(Evaluator::load(&path).unwrap());
+        let b = board_with(
+            &[(7, 7), (8, 7), (9, 7), (10, 7)],
+            &[(8, 8), (6, 6), (9, 9)],
+        );
+        let limits = Limits {
+            max_nodes: Some(3_000),
+            ..Limits::default()
+        };
+        let r = s.search(Request::new(&b, Rule::Freestyle, Color::White, limits));
+        assert!([Pos::new(6, 7), Pos::new(11, 7)].contains(&r.best), "{r:?}");
+        let quiet = board_with(&[(7, 7), (8, 7)], &[(8, 8), (6, 6)]);
+        let r = s.search(Request::new(&quiet, Rule::Freestyle, Color::Black, limits));
+        assert!(quiet.is_empty_at(r.best) && r.nodes > 1_000, "{r:?}");
+    }
+
     #[test]
     fn finds_a_forced_win_by_fours_at_the_root() {
         // Two blocked threes crossing: (8, 7) is a double four.
