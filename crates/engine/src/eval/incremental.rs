@@ -1,18 +1,22 @@
 //! The network's value kept up to date as the search moves: per view (the side to move)
-//! each cell's activations, their sum over the board and the linear part's sum, so that a
-//! position costs the cells its last moves changed and the value MLP, not a pass over the
-//! board ([`Network::evaluate`] recomputes everything; this must give its value exactly).
+//! each cell's feature sum, its activations and its linear share, with their sums over the
+//! board, so that a position costs the changes its last moves made and the value MLP, not a
+//! pass over the board ([`Network::evaluate`] recomputes everything; this must give its
+//! value exactly).
 //!
-//! A cell's inputs are its pcodes, its stone and its four line windows, so a stone changes
-//! only the cells on its four lines out to the pattern reach or the window reach,
-//! whichever is longer, and its own cell. The update is lazy, as Stockfish's accumulators
-//! are: [`NetworkState::value`] compares the moves this state reflects with the pattern
-//! board's ([`PatternBoard::made`]), takes back its own moves past their common prefix (each
-//! batch of moves saved the rows it overwrote) and recomputes, from the board as it is now,
-//! the cells the remaining moves touch, as one batch. A cell's activations depend on the
-//! current stones alone, so recomputing the union of the touched cells on the final board
-//! is exact; moves the search makes and takes back without evaluating (threat searches,
-//! move ordering) cost nothing here.
+//! A cell's inputs are its two pcodes, its stone and its four line windows, each selecting
+//! a feature row ([`CellRows`]). A stone changes only the cells on its four lines out to
+//! the pattern reach or the window reach, whichever is longer, and its own cell; and of such
+//! a cell mostly one input (the window along the stone's line) or two (a pcode). So an
+//! update takes out the rows of the inputs that changed and adds their new ones; only a cell
+//! whose feature sum changed is activated again.
+//!
+//! The update is lazy, as Stockfish's accumulators are: [`NetworkState::value`] compares the
+//! moves this state reflects with the pattern board's ([`PatternBoard::made`]), takes back
+//! its own moves past their common prefix (each batch of moves saved what it overwrote) and
+//! updates, from the board as it is now, the cells the remaining moves touch, as one batch.
+//! A cell's inputs depend on the current stones alone, so this is exact; moves the search
+//! makes and takes back without evaluating (threat searches, move ordering) cost nothing.
 //!
 //! The 3x3 convolution spreads a change to the neighbours' neighbours; a network with it is
 //! refused ([`StateError::Convolution`]).
@@ -23,7 +27,7 @@ use std::sync::Arc;
 use crate::board::Color;
 use crate::pattern::{Idx, PatternBoard};
 
-use super::network::Network;
+use super::network::{ALL_DIRS, CellRows, Network};
 use super::threat_mask;
 
 /// Why a network cannot be kept incrementally.
@@ -45,13 +49,21 @@ impl fmt::Display for StateError {
 
 impl std::error::Error for StateError {}
 
-/// A batch of moves applied at once and the rows it overwrote.
+/// A batch of moves applied at once and what it overwrote.
 #[derive(Clone, Debug)]
 struct Batch {
     /// How many moves were applied before it.
     start: usize,
     /// Where its saved cells begin in [`NetworkState::saved`].
     saved: usize,
+}
+
+/// What a batch saves of a cell before changing it.
+#[derive(Clone, Debug)]
+struct Saved {
+    cell: Idx,
+    rows: [CellRows; 2],
+    linear: [i32; 2],
 }
 
 /// The incremental state of one network on one pattern board (see the module doc).
@@ -61,7 +73,10 @@ pub struct NetworkState {
     channels: usize,
     /// How far a stone's change reaches along its lines.
     reach: usize,
-    /// Per view, `[cell][channel]` over the padded grid's indices: the activations.
+    /// Per cell (the padded grid's indices): its input rows from each view.
+    rows: Vec<[CellRows; 2]>,
+    /// Per view, `[cell][channel]`: the feature sums and the activations.
+    x: [Vec<i32>; 2],
     act: [Vec<i32>; 2],
     /// Per view and cell: its share of the linear value.
     linear: [Vec<i32>; 2],
@@ -75,13 +90,14 @@ pub struct NetworkState {
     applied: Vec<(Idx, Color)>,
     base: usize,
     batches: Vec<Batch>,
-    /// Per saved cell: its index, then in `saved_rows` its rows of both views and its two
-    /// linear shares (`2 * channels + 2` values).
-    saved: Vec<Idx>,
-    saved_rows: Vec<i32>,
-    /// Which cells the batch being made has already saved (`stamp` marks this batch).
-    marks: Vec<u32>,
-    stamp: u32,
+    /// The cells the batches saved, and their feature sums and activations (per saved
+    /// cell `4 * channels` values: the sums of both views, then the activations).
+    saved: Vec<Saved>,
+    saved_values: Vec<i32>,
+    /// The cells the batch being made touches, and per cell the directions of its line
+    /// windows that may have changed (bit `d` for `Dir::ALL[d]`; 0 for no pending change).
+    pending: Vec<Idx>,
+    dirs: Vec<u8>,
     scratch: Vec<i32>,
 }
 
@@ -101,6 +117,8 @@ impl NetworkState {
         let mut state = NetworkState {
             reach: pb.pattern_reach().max(net.window()),
             channels: ch,
+            rows: vec![[CellRows::default(); 2]; size],
+            x: [vec![0; size * ch], vec![0; size * ch]],
             act: [vec![0; size * ch], vec![0; size * ch]],
             linear: [vec![0; size], vec![0; size]],
             pooled: [vec![0; ch], vec![0; ch]],
@@ -110,9 +128,9 @@ impl NetworkState {
             base: 0,
             batches: Vec::new(),
             saved: Vec::new(),
-            saved_rows: Vec::new(),
-            marks: vec![0; size],
-            stamp: 0,
+            saved_values: Vec::new(),
+            pending: Vec::new(),
+            dirs: vec![0; size],
             scratch: vec![0; ch],
             net,
         };
@@ -122,20 +140,41 @@ impl NetworkState {
 
     /// Computes everything from scratch from `pb`.
     fn rebuild(&mut self, pb: &PatternBoard) {
+        let ch = self.channels;
         for v in 0..2 {
-            self.act[v].fill(0);
-            self.linear[v].fill(0);
             self.pooled[v].fill(0);
         }
         self.linear_sum = [0; 2];
         self.batches.clear();
         self.saved.clear();
-        self.saved_rows.clear();
+        self.saved_values.clear();
         self.applied = pb.made().collect();
         self.base = self.applied.len();
         for i in pb.all_cells() {
-            self.refresh(pb, i);
+            let iu = usize::from(i);
+            let rows = self.net.cell_rows(pb, i);
+            self.rows[iu] = rows;
+            for (v, rows) in rows.iter().enumerate() {
+                let x = &mut self.x[v][iu * ch..][..ch];
+                self.net.feature_sum(rows, x);
+                let act = &mut self.act[v][iu * ch..][..ch];
+                self.net.activate(x, &mut self.scratch, act);
+                self.pooled[v]
+                    .iter_mut()
+                    .zip(act.iter())
+                    .for_each(|(s, &a)| *s += a);
+                let share = self.linear_share(rows);
+                self.linear[v][iu] = share;
+                self.linear_sum[v] += share;
+            }
         }
+    }
+
+    fn linear_share(&self, rows: &CellRows) -> i32 {
+        rows[..self.net.inputs()]
+            .iter()
+            .map(|&r| self.net.linear_row(r))
+            .sum()
     }
 
     /// The network.
@@ -178,93 +217,126 @@ impl NetworkState {
             self.take_back();
         }
         let from = self.applied.len();
-        let new: Vec<(Idx, Color)> = pb.made().skip(from).collect();
-        if new.is_empty() {
+        if pb.ply() == from {
             return;
         }
         self.batches.push(Batch {
             start: from,
             saved: self.saved.len(),
         });
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            // The stamps wrapped: clear the marks so that no old stamp reads as current.
-            self.marks.fill(0);
-            self.stamp = 1;
-        }
-        for &(at, _) in &new {
-            self.touch(pb, at);
-            for q in pb.line_cells(at, self.reach) {
-                self.touch(pb, q);
+        // The cells the new moves touch, each once with the union of its directions: the
+        // move's own cell sees it in all four windows, a cell on its line in the window
+        // along that line (when within the window's reach; beyond, only its pcodes change).
+        let window = self.net.window();
+        for (at, color) in pb.made().skip(from) {
+            self.pend(at, ALL_DIRS);
+            for (dir, steps, q) in pb.line_cells(at, self.reach) {
+                self.pend(q, if steps <= window { 1 << dir } else { 0 });
             }
+            self.applied.push((at, color));
         }
-        self.applied.extend(new);
+        let mut pending = std::mem::take(&mut self.pending);
+        for &i in &pending {
+            let dirs = std::mem::replace(&mut self.dirs[usize::from(i)], 0);
+            self.touch(pb, i, dirs & ALL_DIRS);
+        }
+        pending.clear();
+        self.pending = pending;
     }
 
-    /// Saves and recomputes cell `i` once per batch (a padding cell is skipped).
-    fn touch(&mut self, pb: &PatternBoard, i: Idx) {
+    /// Notes that cell `i` (a padding cell is skipped) may have changed, in the line windows
+    /// along `dirs` too.
+    fn pend(&mut self, i: Idx, dirs: u8) {
         let iu = usize::from(i);
-        if !self.on_board.get(iu).copied().unwrap_or(false) || self.marks[iu] == self.stamp {
+        if !self.on_board.get(iu).copied().unwrap_or(false) {
             return;
         }
-        self.marks[iu] = self.stamp;
-        let ch = self.channels;
-        self.saved.push(i);
-        for v in 0..2 {
-            self.saved_rows
-                .extend_from_slice(&self.act[v][iu * ch..][..ch]);
+        // Bit 7 marks a cell already pending.
+        if self.dirs[iu] == 0 {
+            self.pending.push(i);
         }
-        self.saved_rows
-            .extend_from_slice(&[self.linear[0][iu], self.linear[1][iu]]);
-        self.refresh(pb, i);
+        self.dirs[iu] |= dirs | 0x80;
     }
 
-    /// Recomputes cell `i` in both views from `pb`, keeping the sums.
-    fn refresh(&mut self, pb: &PatternBoard, i: Idx) {
-        let (ch, iu) = (self.channels, usize::from(i));
-        for side in Color::BOTH {
-            let v = side as usize;
-            let row = &mut self.act[v][iu * ch..][..ch];
+    /// Brings cell `i` up to date, its windows along `dirs` included, saving it first if
+    /// it changes.
+    fn touch(&mut self, pb: &PatternBoard, i: Idx, dirs: u8) {
+        let iu = usize::from(i);
+        let old = self.rows[iu];
+        let new = self.net.cell_rows_after(pb, i, old, dirs);
+        if new == old {
+            return;
+        }
+        let ch = self.channels;
+        self.saved.push(Saved {
+            cell: i,
+            rows: old,
+            linear: [self.linear[0][iu], self.linear[1][iu]],
+        });
+        for v in 0..2 {
+            self.saved_values
+                .extend_from_slice(&self.x[v][iu * ch..][..ch]);
+        }
+        for v in 0..2 {
+            self.saved_values
+                .extend_from_slice(&self.act[v][iu * ch..][..ch]);
+        }
+        self.rows[iu] = new;
+        let inputs = self.net.inputs();
+        for v in 0..2 {
+            let x = &mut self.x[v][iu * ch..][..ch];
+            for (&o, &n) in old[v][..inputs].iter().zip(&new[v][..inputs]) {
+                if o != n {
+                    let (out, add) = (self.net.row(o), self.net.row(n));
+                    for ((x, &o), &a) in x.iter_mut().zip(out).zip(add) {
+                        *x += a - o;
+                    }
+                }
+            }
+            let act = &mut self.act[v][iu * ch..][..ch];
             let pooled = &mut self.pooled[v];
             pooled
                 .iter_mut()
-                .zip(row.iter())
+                .zip(act.iter())
                 .for_each(|(s, &a)| *s -= a);
-            let share = self.net.cell(pb, i, side, &mut self.scratch, row);
+            self.net.activate(x, &mut self.scratch, act);
             pooled
                 .iter_mut()
-                .zip(row.iter())
+                .zip(act.iter())
                 .for_each(|(s, &a)| *s += a);
+            let share = self.linear_share(&new[v]);
             self.linear_sum[v] += share - self.linear[v][iu];
             self.linear[v][iu] = share;
         }
     }
 
-    /// Takes back the last batch: its cells' saved rows and shares, and the sums.
+    /// Takes back the last batch: its cells' saved inputs, sums, activations and shares,
+    /// and the board sums.
     fn take_back(&mut self) {
         let batch = self.batches.pop().expect("applied moves belong to a batch");
         let ch = self.channels;
-        let per = 2 * ch + 2;
-        for (k, i) in self.saved.drain(batch.saved..).enumerate() {
-            let iu = usize::from(i);
-            let saved = &self.saved_rows[(batch.saved + k) * per..][..per];
+        let per = 4 * ch;
+        for (k, saved) in self.saved.drain(batch.saved..).enumerate() {
+            let iu = usize::from(saved.cell);
+            let values = &self.saved_values[(batch.saved + k) * per..][..per];
+            self.rows[iu] = saved.rows;
             for v in 0..2 {
-                let row = &mut self.act[v][iu * ch..][..ch];
-                let old = &saved[v * ch..][..ch];
+                self.x[v][iu * ch..][..ch].copy_from_slice(&values[v * ch..][..ch]);
+                let act = &mut self.act[v][iu * ch..][..ch];
+                let old = &values[(2 + v) * ch..][..ch];
                 let pooled = &mut self.pooled[v];
-                for ((s, a), &o) in pooled.iter_mut().zip(row.iter_mut()).zip(old) {
+                for ((s, a), &o) in pooled.iter_mut().zip(act.iter_mut()).zip(old) {
                     *s += o - *a;
                     *a = o;
                 }
-                self.linear_sum[v] += saved[2 * ch + v] - self.linear[v][iu];
-                self.linear[v][iu] = saved[2 * ch + v];
+                self.linear_sum[v] += saved.linear[v] - self.linear[v][iu];
+                self.linear[v][iu] = saved.linear[v];
             }
         }
-        self.saved_rows.truncate(batch.saved * per);
+        self.saved_values.truncate(batch.saved * per);
         self.applied.truncate(batch.start);
     }
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -186,16 +186,28 @@ struct Layer {
     b: Vec<i32>,
 }
 
-/// The line windows' shape table: features per shape, and each raw window code's row.
+/// The line windows: their reach and each raw window code's shape row.
 #[derive(Clone, Debug)]
 struct Lines {
     reach: usize,
-    /// `[row][channel]`, rows in `quant.shape_codes` order.
-    table: Vec<i32>,
-    /// Per raw code (base 4, first cell most significant), its shape's row; `u16::MAX` for
-    /// a code no board shows.
+    /// Per raw code (base 4, first cell most significant), its shape's row in
+    /// `quant.shape_codes` order; `u16::MAX` for a code no board shows.
     row: Vec<u16>,
 }
+
+/// The feature rows a cell's inputs select, from one view: its own pcode's, the
+/// opponent's pcode's, its stone's, and with line windows the four windows' shapes (as
+/// indices into [`Network`]'s `rows`). Its feature sum is the sum of these rows.
+pub(super) type CellRows = [u16; MAX_INPUTS];
+/// Inputs of a cell: two pcodes, a stone and four windows.
+pub(super) const MAX_INPUTS: usize = 7;
+/// Every direction, as the bits of [`Network::cell_rows_after`]'s `dirs`.
+pub(super) const ALL_DIRS: u8 = 0b1111;
+/// Where each kind of row starts in the row table.
+const OWN_PCODE_ROWS: usize = 0;
+const OPP_PCODE_ROWS: usize = PCODE_COUNT;
+const STONE_ROWS: usize = 2 * PCODE_COUNT;
+const SHAPE_ROWS: usize = 2 * PCODE_COUNT + 3;
 
 /// Every window of `reach` cells either way that a board can show (the cells off the board
 /// are a run at either end, the centre is on it), as `(code, reversed code)`: the
@@ -248,18 +260,20 @@ fn shape_rows(reach: usize) -> (usize, Vec<u16>) {
     (shapes.len(), row)
 }
 
-/// The raw code of the window of `reach` cells either way of `i` along `Dir::ALL[dir]`,
-/// from `side`'s view (`model.line_codes`' digits, first cell most significant). A blocked
-/// cell stops the line as the edge does: it and what lies past it read as off the board,
-/// and a blocked centre as empty (as the cell's stone input reads it), so the code is
-/// always one of [`windows`]; on boards without blocked cells it is exactly the trainer's.
-fn window_code(pb: &PatternBoard, i: Idx, dir: usize, reach: usize, side: Color) -> usize {
+/// The raw codes of the window of `reach` cells either way of `i` along `Dir::ALL[dir]`,
+/// from each colour's view (indexed by [`Color`]; `model.line_codes`' digits, first cell
+/// most significant). A blocked cell stops the line as the edge does: it and what lies past
+/// it read as off the board, and a blocked centre as empty (as the cell's stone input reads
+/// it), so a code is always one of [`windows`]; on boards without blocked cells it is
+/// exactly the trainer's.
+fn window_codes(pb: &PatternBoard, i: Idx, dir: usize, reach: usize) -> [usize; 2] {
+    // Black's view; white's swaps the digits of the two colours.
     let mut cells = [OFF_BOARD; 2 * MAX_WINDOW + 1];
     for (cell, c) in cells.iter_mut().zip(pb.line_window(i, dir, reach)) {
         *cell = match c {
             EMPTY => 0,
             WALL => OFF_BOARD,
-            c if c == padded::stone(side) => 1,
+            c if c == padded::stone(Color::Black) => 1,
             _ => 2,
         };
     }
@@ -277,7 +291,10 @@ fn window_code(pb: &PatternBoard, i: Idx, dir: usize, reach: usize, side: Color)
             cells[t] = OFF_BOARD;
         }
     }
-    cells.iter().fold(0, |code, &c| code * 4 + c as usize)
+    let swap = |c: u32| if c == 1 || c == 2 { 3 - c } else { c };
+    cells.iter().fold([0, 0], |[b, w], &c| {
+        [b * 4 + c as usize, w * 4 + swap(c) as usize]
+    })
 }
 
 /// A network loaded from its file, with the per-pcode feature tables precomputed.
@@ -293,14 +310,17 @@ pub struct Network {
     /// The CRC-32 the file ends with: which network this is.
     checksum: u32,
     shifts: Shifts,
-    /// `[role][pcode][channel]` (role 0 own, 1 the opponent's): the pattern table summed
-    /// over the pcode's four lines, plus its pcode table row when the file has one.
-    features: Vec<i32>,
-    /// `[stone][channel]`: empty, own, opponent's.
-    stone: Vec<i32>,
-    /// The linear value per role and pcode, per stone and per threat mask.
-    psqt: Vec<i32>,
-    psqt_stone: [i32; 3],
+    /// Every feature row a cell's input can select, `[row][channel]`: per role (own, the
+    /// opponent's) and pcode the pattern table summed over the pcode's four lines plus its
+    /// pcode table row when the file has one; per stone (empty, own, opponent's) the stone
+    /// table's; per window shape the shape table's. (`OWN_PCODE_ROWS` and the other
+    /// constants say where each kind starts.)
+    rows: Vec<i32>,
+    /// Per row, the linear value it adds (pcode and stone rows; 0 for shapes).
+    linear_rows: Vec<i32>,
+    /// Inputs a cell has: 3, or 7 with line windows.
+    inputs: usize,
+    /// The linear value per threat mask.
     threat: Vec<i32>,
     /// The per-cell layer, `[out][in]` (absent with `FLAG_NO_CELL`).
     cell: Option<Layer>,
@@ -524,15 +544,8 @@ impl Network {
         } else {
             None
         };
-        let lines = if reach > 0 {
-            Some(Lines {
-                reach,
-                table: r.i16s(shapes * ch)?,
-                row,
-            })
-        } else {
-            None
-        };
+        let shape_table = r.i16s(shapes * ch)?;
+        let lines = (reach > 0).then_some(Lines { reach, row });
         let stone = r.i16s(3 * ch)?;
         let psqt = r.i32s(2 * PCODE_COUNT)?;
         let psqt_stone = r.i32s(3)?;
@@ -565,10 +578,10 @@ impl Network {
         // Per role and pcode, the pattern table over its four lines (`quant.pcode_tables`):
         // four i16 values and a pcode row, far inside i32.
         let pcodes = Pcodes::get();
-        let mut features = vec![0i32; 2 * PCODE_COUNT * ch];
+        let mut rows = vec![0i32; (SHAPE_ROWS + shapes) * ch];
         for role in 0..2 {
             for pc in 0..PCODE_COUNT {
-                let row = &mut features[(role * PCODE_COUNT + pc) * ch..][..ch];
+                let row = &mut rows[(role * PCODE_COUNT + pc) * ch..][..ch];
                 for pat in pcodes.patterns(pc as Pcode) {
                     let t = &pattern[(role * Pattern::COUNT + pat as usize) * ch..][..ch];
                     row.iter_mut().zip(t).for_each(|(x, &t)| *x += t);
@@ -579,6 +592,11 @@ impl Network {
                 }
             }
         }
+        rows[STONE_ROWS * ch..SHAPE_ROWS * ch].copy_from_slice(&stone);
+        rows[SHAPE_ROWS * ch..].copy_from_slice(&shape_table);
+        let mut linear_rows = vec![0i32; SHAPE_ROWS + shapes];
+        linear_rows[..STONE_ROWS].copy_from_slice(&psqt);
+        linear_rows[STONE_ROWS..SHAPE_ROWS].copy_from_slice(&psqt_stone);
 
         let net = Network {
             channels,
@@ -590,10 +608,9 @@ impl Network {
             rule,
             checksum: u32::from_le_bytes([crc[0], crc[1], crc[2], crc[3]]),
             shifts,
-            features,
-            stone,
-            psqt_stone: [psqt_stone[0], psqt_stone[1], psqt_stone[2]],
-            psqt,
+            rows,
+            linear_rows,
+            inputs: if reach > 0 { MAX_INPUTS } else { 3 },
             threat,
             cell,
             conv,
@@ -640,9 +657,9 @@ impl Network {
         if !rows_fit(&self.value1_w, &self.value1_b, ch, MAX_CELLS * act) {
             return Err(NetworkError::Range("value layer 1"));
         }
-        let per_cell = max_abs(&self.psqt[..PCODE_COUNT])
-            + max_abs(&self.psqt[PCODE_COUNT..])
-            + max_abs(&self.psqt_stone);
+        let per_cell = max_abs(&self.linear_rows[OWN_PCODE_ROWS..OPP_PCODE_ROWS])
+            + max_abs(&self.linear_rows[OPP_PCODE_ROWS..STONE_ROWS])
+            + max_abs(&self.linear_rows[STONE_ROWS..SHAPE_ROWS]);
         let linear = MAX_CELLS * per_cell + max_abs(&self.threat);
         let mlp = bound(self.value2_b, &self.value2_w, act);
         if !fits(linear) || !fits(linear + mlp) {
@@ -751,12 +768,12 @@ impl Network {
         // Per cell: its activations (a2, `[cell][channel]`) and its share of the linear
         // value.
         let mut a2 = vec![0i32; n * n * ch];
-        let mut scratch = vec![0i32; ch];
+        let (mut x, mut a1) = (vec![0i32; ch], vec![0i32; ch]);
         let mut linear = 0;
         for i in pb.all_cells() {
             let p = pb.pos(i);
             let cell = usize::from(p.y) * n + usize::from(p.x);
-            linear += self.cell(pb, i, side, &mut scratch, &mut a2[cell * ch..][..ch]);
+            linear += self.cell(pb, i, side, (&mut x, &mut a1), &mut a2[cell * ch..][..ch]);
         }
         if let Some(conv) = &self.conv {
             a2 = self.convolve(conv, &a2, n);
@@ -773,48 +790,82 @@ impl Network {
         Ok(NetworkOutput { value, policy })
     }
 
-    /// Cell `i`'s activations from `side`'s view into `out` (C values: after the cell
-    /// layer, before the convolution), using `a1` (C values) as scratch; returns the cell's
-    /// share of the linear value.
-    pub(super) fn cell(
+    /// Inputs a cell has: 3 (two pcodes and a stone), or 7 with line windows.
+    pub(super) fn inputs(&self) -> usize {
+        self.inputs
+    }
+
+    /// The feature rows of cell `i`'s inputs from each colour's view (indexed by
+    /// [`Color`]); the first [`Network::inputs`] of each are used.
+    pub(super) fn cell_rows(&self, pb: &PatternBoard, i: Idx) -> [CellRows; 2] {
+        self.cell_rows_after(pb, i, [[0; MAX_INPUTS]; 2], ALL_DIRS)
+    }
+
+    /// [`Network::cell_rows`] where only the line windows along the directions of `dirs`
+    /// (bit `d` for `Dir::ALL[d]`) may differ from `rows`: the others are kept.
+    pub(super) fn cell_rows_after(
         &self,
         pb: &PatternBoard,
         i: Idx,
-        side: Color,
-        a1: &mut [i32],
-        out: &mut [i32],
-    ) -> i32 {
-        let ch = self.channels;
+        mut rows: [CellRows; 2],
+        dirs: u8,
+    ) -> [CellRows; 2] {
         // The exporter's codes: pcode 0 on a stone (the board keeps no info there), stones
         // 0 empty, 1 the mover's, 2 the opponent's.
         let pcode = pb.info(i).pcode;
-        let (own, theirs) = (
-            usize::from(pcode[side as usize]),
-            usize::from(pcode[side.opponent() as usize]),
-        );
-        let stone = match pb.stone_at(i) {
-            None => 0,
-            Some(c) if c == side => 1,
-            Some(_) => 2,
-        };
-        let f_own = &self.features[own * ch..][..ch];
-        let f_opp = &self.features[(PCODE_COUNT + theirs) * ch..][..ch];
-        let f_stone = &self.stone[stone * ch..][..ch];
-        for (k, a) in a1.iter_mut().enumerate() {
-            *a = f_own[k] + f_opp[k] + f_stone[k];
+        let stone = pb.stone_at(i);
+        for side in Color::BOTH {
+            let r = &mut rows[side as usize];
+            r[0] = (OWN_PCODE_ROWS + usize::from(pcode[side as usize])) as u16;
+            r[1] = (OPP_PCODE_ROWS + usize::from(pcode[side.opponent() as usize])) as u16;
+            r[2] = (STONE_ROWS
+                + match stone {
+                    None => 0,
+                    Some(c) if c == side => 1,
+                    Some(_) => 2,
+                }) as u16;
         }
         if let Some(lines) = &self.lines {
-            for dir in 0..4 {
-                let row = usize::from(lines.row[window_code(pb, i, dir, lines.reach, side)]);
-                let t = &lines.table[row * ch..][..ch];
-                a1.iter_mut().zip(t).for_each(|(x, &t)| *x += t);
+            for dir in (0..4).filter(|d| dirs & (1 << d) != 0) {
+                let codes = window_codes(pb, i, dir, lines.reach);
+                for v in 0..2 {
+                    // Shape rows end below 2,005 + 22,143: they fit u16.
+                    rows[v][3 + dir] = (SHAPE_ROWS + usize::from(lines.row[codes[v]])) as u16;
+                }
             }
         }
+        rows
+    }
+
+    /// Row `r` of the feature rows.
+    #[inline]
+    pub(super) fn row(&self, r: u16) -> &[i32] {
+        &self.rows[usize::from(r) * self.channels..][..self.channels]
+    }
+
+    /// The linear value that row `r` adds.
+    #[inline]
+    pub(super) fn linear_row(&self, r: u16) -> i32 {
+        self.linear_rows[usize::from(r)]
+    }
+
+    /// A cell's feature sum: its rows summed into `x` (C values).
+    pub(super) fn feature_sum(&self, rows: &CellRows, x: &mut [i32]) {
+        x.fill(0);
+        for &r in &rows[..self.inputs] {
+            x.iter_mut().zip(self.row(r)).for_each(|(x, &t)| *x += t);
+        }
+    }
+
+    /// A cell's activations (after the cell layer when there is one) from its feature sum
+    /// `x` into `out`, using `a1` (C values) as scratch.
+    pub(super) fn activate(&self, x: &[i32], a1: &mut [i32], out: &mut [i32]) {
         let embed = self.shifts.embed - ACT_SHIFT;
         match &self.cell {
             Some(layer) => {
-                for a in a1.iter_mut() {
-                    *a = activation(*a, embed);
+                let ch = self.channels;
+                for (a, &x) in a1.iter_mut().zip(x) {
+                    *a = activation(x, embed);
                 }
                 for (o, a) in out.iter_mut().enumerate() {
                     let y = dot(&layer.w[o * ch..][..ch], a1) + layer.b[o];
@@ -822,12 +873,31 @@ impl Network {
                 }
             }
             None => {
-                for (o, &a) in out.iter_mut().zip(a1.iter()) {
-                    *o = activation(a, embed);
+                for (o, &x) in out.iter_mut().zip(x) {
+                    *o = activation(x, embed);
                 }
             }
         }
-        self.psqt[own] + self.psqt[PCODE_COUNT + theirs] + self.psqt_stone[stone]
+    }
+
+    /// Cell `i`'s activations from `side`'s view into `out` (C values: after the cell
+    /// layer, before the convolution), using `x` and `a1` (C values each) as scratch;
+    /// returns the cell's share of the linear value.
+    fn cell(
+        &self,
+        pb: &PatternBoard,
+        i: Idx,
+        side: Color,
+        (x, a1): (&mut [i32], &mut [i32]),
+        out: &mut [i32],
+    ) -> i32 {
+        let rows = self.cell_rows(pb, i)[side as usize];
+        self.feature_sum(&rows, x);
+        self.activate(x, a1, out);
+        rows[..self.inputs]
+            .iter()
+            .map(|&r| self.linear_row(r))
+            .sum()
     }
 
     /// An integer value in evaluation units: the win logit times K, `value * K /
@@ -1188,21 +1258,23 @@ mod tests {
         let at = |x, y| pb.idx(crate::board::Pos::new(x, y));
         let digits = |d: [usize; 9]| d.iter().fold(0, |code, &c| code * 4 + c);
         // The row through (5, 7): (1..=9, 7); (1, 7) and (2, 7) lie past the blocked (3, 7).
-        let code = window_code(&pb, at(5, 7), 0, 4, Color::Black);
+        let code = window_codes(&pb, at(5, 7), 0, 4)[Color::Black as usize];
         assert_eq!(code, digits([3, 3, 3, 0, 0, 1, 0, 2, 0]));
         assert_eq!(
-            window_code(&pb, at(5, 7), 0, 4, Color::White),
+            window_codes(&pb, at(5, 7), 0, 4)[Color::White as usize],
             digits([3, 3, 3, 0, 0, 2, 0, 1, 0])
         );
         // The blocked cell's own row, (-1..=7, 7): the edge, then its centre read as empty.
         assert_eq!(
-            window_code(&pb, at(3, 7), 0, 4, Color::Black),
+            window_codes(&pb, at(3, 7), 0, 4)[Color::Black as usize],
             digits([3, 0, 0, 0, 0, 0, 0, 1, 0])
         );
         let (_, row) = shape_rows(4);
         for i in pb.all_cells() {
             for dir in 0..4 {
-                assert_ne!(row[window_code(&pb, i, dir, 4, Color::Black)], u16::MAX);
+                for code in window_codes(&pb, i, dir, 4) {
+                    assert_ne!(row[code], u16::MAX);
+                }
             }
         }
     }

@@ -263,18 +263,23 @@ impl PatternBoard {
     /// The cells up to four steps from `i` along the four lines (padding cells included:
     /// they are never empty). Every five through `i` lies within them.
     pub fn line_neighbours(&self, i: Idx) -> impl Iterator<Item = Idx> + '_ {
-        self.line_cells(i, HALF - 1)
+        self.line_cells(i, HALF - 1).map(|(_, _, q)| q)
     }
 
-    /// The cells up to `reach` steps from `i` along the four lines, `i` left out (padding
-    /// cells included; `reach` must not pass the frame, [`PAD`]).
-    pub fn line_cells(&self, i: Idx, reach: usize) -> impl Iterator<Item = Idx> + '_ {
+    /// The cells up to `reach` steps from `i` along the four lines, `i` left out, each as
+    /// `(direction, steps, cell)`: the index in [`Dir::ALL`], how far (1 to `reach`, either
+    /// way) and the cell (padding cells included; `reach` must not pass the frame, [`PAD`]).
+    pub fn line_cells(
+        &self,
+        i: Idx,
+        reach: usize,
+    ) -> impl Iterator<Item = (usize, usize, Idx)> + '_ {
         debug_assert!(reach <= PAD);
         let i = i as isize;
-        self.steps.iter().flat_map(move |&step| {
-            (1..=reach as isize)
-                .flat_map(move |k| [i - k * step, i + k * step])
-                .map(|q| q as Idx)
+        self.steps.iter().enumerate().flat_map(move |(dir, &step)| {
+            (1..=reach as isize).flat_map(move |k| {
+                [i - k * step, i + k * step].map(|q| (dir, k as usize, q as Idx))
+            })
         })
     }
 
