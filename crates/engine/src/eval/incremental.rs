@@ -5,7 +5,7 @@
 //! value exactly).
 //!
 //! A cell's inputs are its two pcodes, its stone and its four line windows, each selecting
-//! a feature row ([`CellRows`]). A stone changes only the cells on its four lines out to
+//! a feature row (`CellRows`). A stone changes only the cells on its four lines out to
 //! the pattern reach or the window reach, whichever is longer, and its own cell; and of such
 //! a cell mostly one input (the window along the stone's line) or two (a pcode). So an
 //! update takes out the rows of the inputs that changed and adds their new ones; only a cell
