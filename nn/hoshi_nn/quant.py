@@ -188,8 +188,7 @@ def _tensors(q: QuantNet) -> list[tuple[np.ndarray, str]]:
         out.append((q.pcode, "<i2"))
     if q.shapes is not None:
         out.append((q.shapes, "<i2"))
-    out += [(q.stone, "<i2"), (q.psqt, "<i4"), (q.psqt_stone, "<i4"), (q.threat, "<i4"),
-            ]
+    out += [(q.stone, "<i2"), (q.psqt, "<i4"), (q.psqt_stone, "<i4"), (q.threat, "<i4")]
     if q.cell_w is not None:
         out += [(q.cell_w, "i1"), (q.cell_b, "<i4")]
     if q.conv_w is not None:
@@ -206,8 +205,8 @@ def to_bytes(q: QuantNet) -> bytes:
              | (FLAG_WINDOW if q.shapes is not None else 0)
              | (FLAG_NO_CELL if q.cell_w is None else 0))
     head = HEADER.pack(MAGIC, VERSION, q.shape.channels, q.shape.hidden, flags, POOL_SHIFT,
-                       PATTERNS, q.shape.window, PCODES, q.vocabulary, q.k, q.embed_shift, q.cell_shift,
-                       q.value1_shift, q.value2_shift, q.policy_shift, q.conv_shift,
+                       PATTERNS, q.shape.window, PCODES, q.vocabulary, q.k, q.embed_shift,
+                       q.cell_shift, q.value1_shift, q.value2_shift, q.policy_shift, q.conv_shift,
                        q.rule, q.baseline)
     body = head + b"".join(t.astype(dt).tobytes() for t, dt in _tensors(q))
     return body + struct.pack("<I", zlib.crc32(body))
