@@ -364,6 +364,33 @@ pub fn handset_model(weights: &Weights) -> Model {
     Model::new(vec![(Rule::Freestyle, t)]).expect("hand-set values are in range")
 }
 
+/// The engine's exactness fixtures (crates/tools/tests/data/network), for the tests of
+/// the network in play.
+#[cfg(test)]
+pub(crate) mod fixtures {
+    use std::path::{Path, PathBuf};
+
+    /// Fixture `name`'s path: `w8` (residual, windows, the cell layer), `n8` (standalone,
+    /// windows, no cell layer), `r8` (residual on earlier tables), `c8` (the convolution).
+    pub(crate) fn path(name: &str) -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../tools/tests/data/network")
+            .join(name)
+    }
+
+    /// The bytes of fixture `name`, a residual network, made to correct the built-in
+    /// tables: its baseline id rewritten to theirs and its checksum resealed, so that the
+    /// tests of a residual network in play hold whichever tables are built in.
+    pub(crate) fn on_builtin(name: &str) -> Vec<u8> {
+        let mut b = std::fs::read(path(name)).unwrap();
+        b[40..44].copy_from_slice(&super::Evaluator::default().tables_id().to_le_bytes());
+        let n = b.len() - 4;
+        let crc = crc32fast::hash(&b[..n]);
+        b[n..].copy_from_slice(&crc.to_le_bytes());
+        b
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -413,20 +440,15 @@ mod tests {
         assert_eq!(e.evaluate(&pb, Color::Black), 0);
     }
 
-    /// The summed pcode values equal the hand-set formula over patterns and threats, cell
-    /// by cell, on a busy position.
-    /// The engine's exactness fixtures (crates/tools/tests): `w8` corrects the built-in
-    /// tables; `r8` corrects earlier ones; `c8` has the convolution.
-    fn fixture(name: &str) -> std::path::PathBuf {
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../tools/tests/data/network")
-            .join(name)
-    }
-
     #[test]
     fn a_network_file_adds_its_value_to_the_built_in_tables_for_its_rule() {
-        let e = Evaluator::load(&fixture("w8.hnn")).unwrap();
-        let net = Network::load(&fixture("w8.hnn")).unwrap();
+        let bytes = fixtures::on_builtin("w8.hnn");
+        let path = std::env::temp_dir().join(format!("hoshi-w8-{}.hnn", std::process::id()));
+        std::fs::write(&path, &bytes).unwrap();
+        let loaded = Evaluator::load(&path);
+        let _ = std::fs::remove_file(&path);
+        let e = loaded.unwrap();
+        let net = Network::from_bytes(&bytes).unwrap();
         assert_eq!(
             e.tables_id(),
             Evaluator::default().id(),
@@ -460,6 +482,7 @@ mod tests {
 
     #[test]
     fn networks_the_search_cannot_use_are_refused_with_the_reason() {
+        let fixture = fixtures::path;
         let other = Evaluator::load(&fixture("r8.hnn")).unwrap_err();
         assert!(
             matches!(other, LoadError::Baseline(0x2144_df1c, _)),
@@ -475,7 +498,7 @@ mod tests {
     /// K converts the network's integer logit to evaluation units, floored.
     #[test]
     fn a_network_value_converts_at_k() {
-        let net = Network::load(&fixture("w8.hnn")).unwrap();
+        let net = Network::load(&fixtures::path("w8.hnn")).unwrap();
         let scale = net.value_scale();
         let k = f64::from(net.k());
         assert_eq!(net.to_eval(0), 0);
@@ -484,6 +507,8 @@ mod tests {
         assert_eq!(net.to_eval(3 * scale), (3.0 * k).floor() as i32);
     }
 
+    /// The summed pcode values equal the hand-set formula over patterns and threats, cell
+    /// by cell, on a busy position.
     #[test]
     fn pcode_sums_equal_the_pattern_and_threat_formula() {
         let b = Board::with_stones(

@@ -846,10 +846,10 @@ mod tests {
     /// network value it asks for is checked against a recomputation inside.
     #[test]
     fn a_network_evaluation_searches_and_blocks_a_five() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../tools/tests/data/network/w8.hnn");
+        let bytes = crate::eval::fixtures::on_builtin("w8.hnn");
+        let net = crate::eval::network::Network::from_bytes(&bytes).unwrap();
         let mut s = Searcher::new(1 << 20);
-        s.set_evaluator(Evaluator::load(&path).unwrap());
+        s.set_evaluator(Evaluator::default().with_network(net).unwrap());
         let b = board_with(
             &[(7, 7), (8, 7), (9, 7), (10, 7)],
             &[(8, 8), (6, 6), (9, 9)],
