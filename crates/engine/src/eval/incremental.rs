@@ -102,12 +102,18 @@ pub struct NetworkState {
 }
 
 impl NetworkState {
-    /// The state of `pb`'s position, computed from scratch; the moves `pb` has made so far
-    /// are part of it.
-    pub fn new(net: Arc<Network>, pb: &PatternBoard) -> Result<NetworkState, StateError> {
+    /// Whether `net` can be kept incrementally (`new` refuses it otherwise).
+    pub fn supports(net: &Network) -> Result<(), StateError> {
         if net.has_conv() {
             return Err(StateError::Convolution);
         }
+        Ok(())
+    }
+
+    /// The state of `pb`'s position, computed from scratch; the moves `pb` has made so far
+    /// are part of it.
+    pub fn new(net: Arc<Network>, pb: &PatternBoard) -> Result<NetworkState, StateError> {
+        NetworkState::supports(&net)?;
         let ch = net.channels();
         let size = pb.all_cells().map(usize::from).max().map_or(0, |m| m + 1);
         let mut on_board = vec![false; size];

@@ -238,9 +238,7 @@ impl Evaluator {
     /// very tables; a network with the convolution is refused (it cannot be updated
     /// incrementally).
     pub fn with_network(mut self, net: Network) -> Result<Evaluator, LoadError> {
-        if net.has_conv() {
-            return Err(LoadError::State(StateError::Convolution));
-        }
+        NetworkState::supports(&net).map_err(LoadError::State)?;
         if net.residual() && net.baseline() != self.id {
             return Err(LoadError::Baseline(net.baseline(), self.id));
         }
@@ -253,7 +251,7 @@ impl Evaluator {
     #[must_use]
     pub fn network_state(&self, pb: &PatternBoard) -> Option<NetworkState> {
         let net = self.network.as_ref().filter(|n| n.rule() == pb.rule())?;
-        // `with_network` admitted only networks without the convolution.
+        // `with_network` admitted only networks the state supports.
         Some(NetworkState::new(net.clone(), pb).expect("an admitted network is incremental"))
     }
 
@@ -287,8 +285,9 @@ impl Evaluator {
         match &self.network {
             None => self.id,
             Some(net) => {
-                let mut both = self.id.to_le_bytes().to_vec();
-                both.extend_from_slice(&net.checksum().to_le_bytes());
+                let mut both = [0u8; 8];
+                both[..4].copy_from_slice(&self.id.to_le_bytes());
+                both[4..].copy_from_slice(&net.checksum().to_le_bytes());
                 crc32fast::hash(&both)
             }
         }

@@ -305,6 +305,8 @@ pub struct Network {
     pcode_table: bool,
     residual: bool,
     k: f32,
+    /// K in 1/2^16 units, for [`Network::to_eval`]: made once, not per evaluation.
+    k_fixed: i64,
     baseline: u32,
     rule: Rule,
     /// The CRC-32 the file ends with: which network this is.
@@ -604,6 +606,7 @@ impl Network {
             pcode_table: pcode.is_some(),
             residual: flags & FLAG_RESIDUAL != 0,
             k,
+            k_fixed: (f64::from(k) * 65536.0).round() as i64,
             baseline,
             rule,
             checksum: u32::from_le_bytes([crc[0], crc[1], crc[2], crc[3]]),
@@ -904,10 +907,9 @@ impl Network {
     /// value_scale`, floored.
     #[must_use]
     pub fn to_eval(&self, value: i32) -> i32 {
-        // K in 1/2^16 units: an integer product, the same on every machine.
-        let k = (f64::from(self.k) * 65536.0).round() as i64;
+        // An integer product, the same on every machine.
         let scale = i64::from(self.value_scale()) << 16;
-        let e = (i64::from(value) * k).div_euclid(scale);
+        let e = (i64::from(value) * self.k_fixed).div_euclid(scale);
         e.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
     }
 
