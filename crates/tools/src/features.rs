@@ -24,7 +24,7 @@
 //! | 1 | pattern count, 11 ([`Pattern`] codes 0..=10) |
 //! | 2 | zero |
 //! | 4 | pcode vocabulary: [`hoshi::eval::model::vocabulary`], as in the weights file |
-//! | 4 | the baseline evaluation's id: the checksum its weights file ends with (the CRC-32 of the file before it) |
+//! | 4 | the baseline tables' id: [`Evaluator::tables_id`] of the positions' rule, which a residual network names |
 //! | 8 | position count |
 //! | 4 | game count (of the inputs, skipped games included) |
 //! | 4 | held-out fraction, in millionths |
@@ -115,6 +115,8 @@ pub enum ExportError {
     Baseline(String),
     /// The inputs mix board sizes: a file's records have one size.
     MixedSizes { first: u8, other: u8 },
+    /// The inputs mix rules: a file's positions have one baseline, one rule's tables.
+    MixedRules { first: Rule, other: Rule },
     /// No input game has a quiet position.
     NoPositions,
     /// More games than a record's game field counts.
@@ -135,6 +137,10 @@ impl fmt::Display for ExportError {
                 f,
                 "the inputs mix board sizes ({first}x{first}, then {other}x{other}); \
                  export each size to its own file"
+            ),
+            ExportError::MixedRules { first, other } => write!(
+                f,
+                "the inputs mix rules ({first}, then {other}); export each rule to its own file"
             ),
             ExportError::NoPositions => {
                 f.write_str("the inputs have no quiet position: nothing to export")
@@ -158,7 +164,7 @@ impl From<UnreadableInput> for ExportError {
 pub struct FileHeader {
     pub side: u8,
     pub vocabulary: u32,
-    /// The baseline evaluation's id.
+    /// The baseline tables' id ([`Evaluator::tables_id`] of the positions' rule).
     pub baseline: u32,
     pub positions: u64,
     pub games: u32,
@@ -498,7 +504,7 @@ fn export(
 ) -> Result<FileHeader, ExportError> {
     let eval = Evaluator::from_model(model);
     let write_error = |e| Refusal::Stop(ExportError::Write(args.out.clone(), e));
-    let mut side = None;
+    let (mut side, mut rule) = (None, None);
     let (mut games, mut positions) = (0u64, 0u64);
     let mut buf = Vec::new();
     dataset::for_each_game(&args.inputs, seed, args.val, |g| {
@@ -510,6 +516,13 @@ fn export(
             return Err(Refusal::Stop(ExportError::MixedSizes {
                 first,
                 other: size,
+            }));
+        }
+        let first = *rule.get_or_insert(g.header.rule);
+        if first != g.header.rule {
+            return Err(Refusal::Stop(ExportError::MixedRules {
+                first,
+                other: g.header.rule,
             }));
         }
         // The whole game first: an impossible game leaves nothing behind.
@@ -536,7 +549,7 @@ fn export(
     Ok(FileHeader {
         side: side.unwrap_or(0),
         vocabulary: vocabulary(),
-        baseline: eval.id(),
+        baseline: eval.tables_id(rule.unwrap_or(Rule::Freestyle)),
         positions,
         games: u32::try_from(games).map_err(|_| ExportError::TooManyGames)?,
         held_out_ppm: (args.val * 1e6).round() as u32,
@@ -575,9 +588,9 @@ mod tests {
         ]
     }
 
-    fn write_games(path: &Path, games: &[SelfPlayGame], size: u8) {
+    fn write_games(path: &Path, games: &[SelfPlayGame], rule: Rule, size: u8) {
         let header = Header {
-            rule: Rule::Freestyle,
+            rule,
             size,
             nodes: 100,
             seed: 1,
@@ -596,7 +609,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("hoshi-features-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let (input, out) = (dir.join("a.games"), dir.join("a.feat"));
-        write_games(&input, &games(), 15);
+        write_games(&input, &games(), Rule::Freestyle, 15);
         let args = FeaturesArgs {
             inputs: vec![input.clone()],
             out: out.clone(),
@@ -608,7 +621,10 @@ mod tests {
         assert_eq!(header, written);
         assert_eq!((header.side, header.games), (15, 2));
         assert_eq!(header.vocabulary, vocabulary());
-        assert_eq!(header.baseline, Evaluator::default().id());
+        assert_eq!(
+            header.baseline,
+            Evaluator::default().tables_id(Rule::Freestyle)
+        );
         assert_eq!(header.positions, records.len() as u64);
 
         // The same positions, in order, rebuilt here with the evaluator's own board.
@@ -728,12 +744,14 @@ mod tests {
     }
 
     #[test]
-    fn mixed_sizes_and_empty_inputs_are_refused_with_the_reason() {
+    fn mixed_sizes_or_rules_and_empty_inputs_are_refused_with_the_reason() {
         let dir = std::env::temp_dir().join(format!("hoshi-features-bad-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let (a, b) = (dir.join("a.games"), dir.join("b.games"));
-        write_games(&a, &games(), 15);
-        write_games(&b, &games(), 13);
+        write_games(&a, &games(), Rule::Freestyle, 15);
+        write_games(&b, &games(), Rule::Freestyle, 13);
+        let c = dir.join("c.games");
+        write_games(&c, &games(), Rule::Renju, 15);
         let args = |inputs: Vec<PathBuf>| FeaturesArgs {
             inputs,
             out: dir.join("x.feat"),
@@ -751,8 +769,19 @@ mod tests {
             ),
             "{mixed}"
         );
+        let mixed = run(&args(vec![a.clone(), c]), 0).unwrap_err();
+        assert!(
+            matches!(
+                mixed,
+                ExportError::MixedRules {
+                    first: Rule::Freestyle,
+                    other: Rule::Renju
+                }
+            ),
+            "{mixed}"
+        );
         let empty = dir.join("empty.games");
-        write_games(&empty, &[], 15);
+        write_games(&empty, &[], Rule::Freestyle, 15);
         assert!(matches!(
             run(&args(vec![empty]), 0),
             Err(ExportError::NoPositions)

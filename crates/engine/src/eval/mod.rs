@@ -131,6 +131,8 @@ pub fn threat_mask(pb: &PatternBoard, side: Color) -> usize {
 /// threat table per colour, and the move prior.
 #[derive(Clone, Debug)]
 struct RuleEval {
+    /// [`Model::tables_id`]: what a residual network for this rule names as its baseline.
+    tables_id: u32,
     values: Arc<CellValues>,
     threat: [Vec<i32>; 2],
     policy: Policy,
@@ -157,8 +159,9 @@ pub enum LoadError {
     Network(NetworkError),
     /// A network that cannot be kept incrementally.
     State(StateError),
-    /// A residual network made for other tables: `(its baseline, the built-in tables' id)`.
-    Baseline(u32, u32),
+    /// A residual network made for other tables: its rule, its baseline and the id of
+    /// this build's tables for that rule.
+    Baseline(Rule, u32, u32),
 }
 
 impl fmt::Display for LoadError {
@@ -168,10 +171,10 @@ impl fmt::Display for LoadError {
             LoadError::Model(e) => e.fmt(f),
             LoadError::Network(e) => e.fmt(f),
             LoadError::State(e) => e.fmt(f),
-            LoadError::Baseline(net, tables) => write!(
+            LoadError::Baseline(rule, net, tables) => write!(
                 f,
-                "the network corrects the tables {net:08x}, and this build's are {tables:08x}; \
-                 export its positions with this build's tables and train it again"
+                "the network corrects the {rule} tables {net:08x}, and this build's are \
+                 {tables:08x}; export its positions with this build's tables and train it again"
             ),
         }
     }
@@ -220,6 +223,7 @@ impl Evaluator {
             let t = model.tables(rule);
             let of = |c: Color| t.table_of(c);
             RuleEval {
+                tables_id: model.tables_id(rule),
                 values: Arc::new(CellValues {
                     by_pcode: Color::BOTH.map(|c| t.pcode[of(c)].clone()),
                 }),
@@ -235,12 +239,13 @@ impl Evaluator {
     }
 
     /// These tables with `net` added for its rule. A residual network must correct these
-    /// very tables; a network with the convolution is refused (it cannot be updated
-    /// incrementally).
+    /// very tables of its rule; a network with the convolution is refused (it cannot be
+    /// updated incrementally).
     pub fn with_network(mut self, net: Network) -> Result<Evaluator, LoadError> {
         NetworkState::supports(&net).map_err(LoadError::State)?;
-        if net.residual() && net.baseline() != self.id {
-            return Err(LoadError::Baseline(net.baseline(), self.id));
+        let tables = self.tables_id(net.rule());
+        if net.residual() && net.baseline() != tables {
+            return Err(LoadError::Baseline(net.rule(), net.baseline(), tables));
         }
         self.network = Some(Arc::new(net));
         Ok(self)
@@ -293,10 +298,11 @@ impl Evaluator {
         }
     }
 
-    /// The tables' id alone: what a residual network names as its baseline.
+    /// The id of the tables `rule` plays with ([`Model::tables_id`]): what a residual
+    /// network for `rule` names as its baseline.
     #[must_use]
-    pub fn tables_id(&self) -> u32 {
-        self.id
+    pub fn tables_id(&self, rule: Rule) -> u32 {
+        self.rule(rule).tables_id
     }
 
     /// The evaluation of a weights file, or of a network file (its magic tells) on the
@@ -378,11 +384,13 @@ pub(crate) mod fixtures {
     }
 
     /// The bytes of fixture `name`, a residual network, made to correct the built-in
-    /// tables: its baseline id rewritten to theirs and its checksum resealed, so that the
-    /// tests of a residual network in play hold whichever tables are built in.
+    /// tables of its rule: its baseline id rewritten to theirs and its checksum resealed, so
+    /// that the tests of a residual network in play hold whichever tables are built in.
     pub(crate) fn on_builtin(name: &str) -> Vec<u8> {
         let mut b = std::fs::read(path(name)).unwrap();
-        b[40..44].copy_from_slice(&super::Evaluator::default().tables_id().to_le_bytes());
+        let rule = super::Network::from_bytes(&b).unwrap().rule();
+        let id = super::Evaluator::default().tables_id(rule);
+        b[40..44].copy_from_slice(&id.to_le_bytes());
         let n = b.len() - 4;
         let crc = crc32fast::hash(&b[..n]);
         b[n..].copy_from_slice(&crc.to_le_bytes());
@@ -449,13 +457,13 @@ mod tests {
         let e = loaded.unwrap();
         let net = Network::from_bytes(&bytes).unwrap();
         assert_eq!(
-            e.tables_id(),
-            Evaluator::default().id(),
+            e.tables_id(net.rule()),
+            Evaluator::default().tables_id(net.rule()),
             "the built-in tables"
         );
         assert_ne!(
             e.id(),
-            e.tables_id(),
+            Evaluator::default().id(),
             "the network is part of the evaluation's name"
         );
         let mut b = Board::new(15, 15).unwrap();
@@ -479,12 +487,33 @@ mod tests {
         assert!(e.network_state(&renju).is_none());
     }
 
+    /// A residual network names its own rule's tables: refitting another rule's keeps it,
+    /// refitting its rule's refuses it.
+    #[test]
+    fn a_network_survives_another_rules_refit_and_not_its_own() {
+        let net = || Network::from_bytes(&fixtures::on_builtin("w8.hnn")).unwrap();
+        let rule = net().rule();
+        let other = Rule::ALL.into_iter().find(|r| *r != rule).unwrap();
+        let builtin = builtin_model();
+        let refit = |r: Rule| {
+            let mut t = builtin.tables(r).clone();
+            t.threat[0][1] += 1;
+            Evaluator::from_model(&builtin.with_section(r, t).unwrap())
+        };
+        assert!(refit(other).with_network(net()).is_ok());
+        let refused = refit(rule).with_network(net()).unwrap_err();
+        assert!(
+            matches!(refused, LoadError::Baseline(r, _, _) if r == rule),
+            "{refused}"
+        );
+    }
+
     #[test]
     fn networks_the_search_cannot_use_are_refused_with_the_reason() {
         let fixture = fixtures::path;
         let other = Evaluator::load(&fixture("r8.hnn")).unwrap_err();
         assert!(
-            matches!(other, LoadError::Baseline(0x2144_df1c, _)),
+            matches!(other, LoadError::Baseline(Rule::Freestyle, 0x2144_df1c, _)),
             "{other}"
         );
         assert!(other.to_string().contains("train it again"));

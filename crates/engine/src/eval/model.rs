@@ -203,6 +203,21 @@ impl Cursor<'_> {
     }
 }
 
+/// A section's tables as the file stores them: per table its pcode pairs, threat table and
+/// move-prior pairs.
+fn write_tables(t: &RuleTables, out: &mut Vec<u8>) {
+    for ((pcode, threat), policy) in t.pcode.iter().zip(&t.threat).zip(&t.policy) {
+        for v in pcode
+            .iter()
+            .flatten()
+            .chain(threat)
+            .chain(policy.iter().flatten())
+        {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+    }
+}
+
 impl Model {
     /// A model of the given sections; freestyle's is required.
     pub fn new(mut sections: Vec<(Rule, RuleTables)>) -> Result<Model, ModelError> {
@@ -262,32 +277,38 @@ impl Model {
         crc32fast::hash(&self.body())
     }
 
-    /// The file's bytes before its checksum.
-    fn body(&self) -> Vec<u8> {
-        let mut out = Vec::new();
-        out.extend_from_slice(&MAGIC);
+    /// Names the tables `rule` plays with, whatever the other rules' sections hold: the
+    /// CRC-32 of the file's fixed header fields and that section's tables. A network that
+    /// corrects one rule's tables stays valid when another rule's are refitted.
+    #[must_use]
+    pub fn tables_id(&self, rule: Rule) -> u32 {
+        let mut out = Model::header(1);
+        write_tables(self.tables(rule), &mut out);
+        crc32fast::hash(&out)
+    }
+
+    /// The file's first fields, up to the section count.
+    fn header(sections: usize) -> Vec<u8> {
+        let mut out = MAGIC.to_vec();
         for v in [
             VERSION,
             vocabulary(),
             PCODE_COUNT as u32,
             THREAT_MASKS as u32,
             VALUE_SCALE as u32,
-            self.sections.len() as u32,
+            sections as u32,
         ] {
             out.extend_from_slice(&v.to_le_bytes());
         }
+        out
+    }
+
+    /// The file's bytes before its checksum.
+    fn body(&self) -> Vec<u8> {
+        let mut out = Model::header(self.sections.len());
         for (rule, t) in &self.sections {
             out.extend_from_slice(&[rule.code() as u8, t.pcode.len() as u8, 0, 0]);
-            for ((pcode, threat), policy) in t.pcode.iter().zip(&t.threat).zip(&t.policy) {
-                for v in pcode
-                    .iter()
-                    .flatten()
-                    .chain(threat)
-                    .chain(policy.iter().flatten())
-                {
-                    out.extend_from_slice(&v.to_le_bytes());
-                }
-            }
+            write_tables(t, &mut out);
         }
         out
     }
@@ -407,6 +428,32 @@ mod tests {
             back.rules().collect::<Vec<_>>(),
             [Rule::Freestyle, Rule::Renju]
         );
+    }
+
+    /// A rule's tables id follows its own tables only: another rule's refit keeps it, a
+    /// rule without a section shares freestyle's.
+    #[test]
+    fn a_rules_tables_id_names_its_tables_alone() {
+        let m = sample();
+        let mut renju = m.tables(Rule::Renju).clone();
+        renju.threat[1][7] = 3;
+        let refit = m.with_section(Rule::Renju, renju).unwrap();
+        assert_ne!(refit.checksum(), m.checksum());
+        assert_ne!(refit.tables_id(Rule::Renju), m.tables_id(Rule::Renju));
+        assert_eq!(
+            refit.tables_id(Rule::Freestyle),
+            m.tables_id(Rule::Freestyle)
+        );
+        assert_eq!(m.tables_id(Rule::Standard), m.tables_id(Rule::Freestyle));
+        assert_ne!(m.tables_id(Rule::Renju), m.tables_id(Rule::Freestyle));
+        let mut fs = m.tables(Rule::Freestyle).clone();
+        fs.policy[0][0][1] = 1;
+        let refit = m.with_section(Rule::Freestyle, fs).unwrap();
+        assert_ne!(
+            refit.tables_id(Rule::Freestyle),
+            m.tables_id(Rule::Freestyle)
+        );
+        assert_eq!(refit.tables_id(Rule::Renju), m.tables_id(Rule::Renju));
     }
 
     /// The first format, without the move prior, is still read: its sections get the
