@@ -749,6 +749,21 @@ fn a_two_engine_match_merges_with_its_sprt_verdict() {
         merged.contains(sprt) && merged.contains(penta),
         "{out}\n{merged}"
     );
+
+    // Pooled as two runs, the same games count twice, each run's pairs kept: every
+    // pentanomial count doubles. Merged as shards, the second copy is refused.
+    let file = pgn.to_str().unwrap();
+    let (ok, pooled, err) = run_match("--sprt 0 100 0.05 0.05 --pool --merge", &[file, file]);
+    assert!(ok, "{pooled}{err}");
+    let counts = |text: &str| -> Vec<u32> {
+        let line = text.lines().find(|l| l.starts_with("Pentanomial")).unwrap();
+        let list = line.split(": [").nth(1).unwrap().split(']').next().unwrap();
+        list.split(", ").map(|n| n.parse().unwrap()).collect()
+    };
+    let doubled: Vec<u32> = counts(&out).iter().map(|n| 2 * n).collect();
+    assert_eq!(counts(&pooled), doubled, "{pooled}");
+    let (ok, _, err) = run_match("--merge", &[file, file]);
+    assert!(!ok && err.contains("is in both"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

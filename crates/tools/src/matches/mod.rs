@@ -79,6 +79,11 @@ pub struct MatchArgs {
     /// play nothing.
     #[arg(long, value_name = "PGN", num_args = 1.., conflicts_with_all = ["engines", "engines_file"])]
     pub merge: Vec<PathBuf>,
+    /// With --merge: the files are separate runs of the same engines (a match continued on
+    /// new openings, say), each numbered from 1; their games count as one run's, each
+    /// file's colour-swapped pairs kept together.
+    #[arg(long, requires = "merge")]
+    pub pool: bool,
     /// The ratings' zero: `first` (the first engine, the default), `mean`, or an engine's
     /// name or number.
     #[arg(long, value_name = "WHO")]

@@ -481,6 +481,9 @@ fn summary(plan: &Plan, progress: &Progress, standings: &Standings) -> String {
 }
 
 /// `--merge`: the standings of the games in `args.merge`, as one run of them prints them.
+/// With `--pool` each file is a run of its own, numbered from 1: its games are renumbered
+/// after the files before it, by an even count, so that each file's pairs stay pairs and
+/// keep their colours.
 pub fn merge(args: &MatchArgs) -> Result<(), String> {
     let inputs: Vec<Record> = args
         .merge
@@ -500,6 +503,8 @@ pub fn merge(args: &MatchArgs) -> Result<(), String> {
     let mut outcomes: Vec<Outcome> = Vec::new();
     // Where each game number was found, to name both files of a duplicate.
     let mut found: Vec<(usize, &Path)> = Vec::new();
+    // What `--pool` adds to the next file's game numbers and pairing games.
+    let (mut number_base, mut pairing_base) = (0, 0);
     for (path, input) in args.merge.iter().zip(&inputs) {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
@@ -510,11 +515,19 @@ pub fn merge(args: &MatchArgs) -> Result<(), String> {
                 path.display()
             );
         }
-        for game in read.games {
+        let (mut last_number, mut last_pairing_game) = (number_base, pairing_base);
+        for mut game in read.games {
+            let in_file = game.id.number;
+            if args.pool {
+                game.id.number += number_base;
+                game.id.pairing_game += pairing_base;
+                last_number = last_number.max(game.id.number);
+                last_pairing_game = last_pairing_game.max(game.id.pairing_game);
+            }
             if let Some((_, other)) = found.iter().find(|(n, _)| *n == game.id.number) {
                 return Err(format!(
                     "game {} is in both {} and {}: merge the shards of one tournament, \
-                     each once",
+                     each once (--pool joins separate runs)",
                     game.id.number,
                     other.display(),
                     path.display()
@@ -540,9 +553,11 @@ pub fn merge(args: &MatchArgs) -> Result<(), String> {
             }
             outcomes.push(outcome(&game));
             if page.is_some() {
-                games.push(GameRow::read(&game, vec![input.of_game(game.id.number)]));
+                games.push(GameRow::read(&game, vec![input.of_game(in_file)]));
             }
         }
+        number_base = last_number;
+        pairing_base = last_pairing_game.next_multiple_of(2);
     }
     let names: Vec<String> = names
         .into_iter()
