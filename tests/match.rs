@@ -750,8 +750,9 @@ fn a_two_engine_match_merges_with_its_sprt_verdict() {
         "{out}\n{merged}"
     );
 
-    // Pooled as two runs, the same games count twice, each run's pairs kept: every
-    // pentanomial count doubles. Merged as shards, the second copy is refused.
+    // Pooled as two runs, the same games count twice under new numbers: every pentanomial
+    // count doubles. Merged as shards, the second copy is refused. (Whole files only: the
+    // even offset that keeps a run's unfinished last pair apart is not exercised here.)
     let file = pgn.to_str().unwrap();
     let (ok, pooled, err) = run_match("--sprt 0 100 0.05 0.05 --pool --merge", &[file, file]);
     assert!(ok, "{pooled}{err}");
