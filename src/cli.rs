@@ -132,6 +132,9 @@ pub enum Tool {
     /// Export the positions `train` fits, with the engine's pattern codes, labels and the
     /// tables' own values, for the network trainer in nn/ (docs/network.md).
     Features(Box<hoshi_tools::features::FeaturesArgs>),
+    /// Convert another engine's self-play games (Rapfi's `selfplay --output-type txt`) into
+    /// a game file `train` and `features` read.
+    Import(Box<hoshi_tools::import::ImportArgs>),
     /// Play against Hoshi in the terminal (--level, --strength and the global --seed choose
     /// its play).
     Play {

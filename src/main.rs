@@ -75,6 +75,7 @@ fn main() -> ExitCode {
             "features",
             hoshi_tools::features::run(args, cli.seed.unwrap_or(0)).map(|_| ()),
         ),
+        Some(Tool::Import(args)) => tool_result("import", hoshi_tools::import::run(args)),
         Some(Tool::Play { playing, args }) => {
             let playing = playing.or(&cli.playing);
             let opponent = hoshi_tools::play::Opponent {

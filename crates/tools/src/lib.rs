@@ -13,6 +13,7 @@ pub mod dataset;
 pub mod features;
 pub mod fit;
 pub mod game;
+pub mod import;
 pub mod matches;
 pub mod picture;
 pub mod play;
