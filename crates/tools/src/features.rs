@@ -442,9 +442,7 @@ struct Output {
 
 impl Output {
     fn create(path: &Path) -> io::Result<Output> {
-        let mut name = path.file_name().unwrap_or_default().to_os_string();
-        name.push(".partial");
-        let partial = path.with_file_name(name);
+        let partial = super::partial_path(path);
         let mut file = BufWriter::new(File::create(&partial)?);
         // Room for the header, written last when the counts are known.
         file.write_all(&[0; HEADER_BYTES])?;

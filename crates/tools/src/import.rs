@@ -328,9 +328,7 @@ pub fn run(args: &ImportArgs) -> Result<(), ImportError> {
         seed: 0,
         weights: FOREIGN,
     };
-    let mut name = args.out.file_name().unwrap_or_default().to_os_string();
-    name.push(".partial");
-    let partial = args.out.with_file_name(name);
+    let partial = super::partial_path(&args.out);
     let write_error = |e| ImportError::Write(args.out.clone(), e);
     let written = write(&partial, &header, &games, scale).and_then(|n| {
         std::fs::rename(&partial, &args.out)?;

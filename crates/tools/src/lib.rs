@@ -3,7 +3,8 @@
 //! [`matches`](mod@matches) plays and rates engines; [`datagen`] writes [`selfplay`] game
 //! files that [`train`] fits the evaluation and, through [`policy_fit`], the move prior to
 //! (both by the descent in [`fit`]), and that [`features`] exports for the network trainer
-//! in `nn/`; both read the games through [`dataset`]; [`play`] and [`analyse`] serve a
+//! in `nn/`; both read the games through [`dataset`], and [`import`] writes another
+//! engine's self-play as such files; [`play`] and [`analyse`] serve a
 //! person at a terminal, on a [`game::Game`] drawn by [`picture`] and kept in files by
 //! [`record`].
 
@@ -23,6 +24,7 @@ pub mod selfplay;
 pub mod train;
 
 use std::fmt;
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::time::Instant;
 
@@ -31,6 +33,15 @@ use clap::Args;
 use hoshi::board::{Board, BoardError};
 use hoshi::time::Limits;
 use hoshi::time::{DEFAULT_TURN_MS, TimeControl};
+
+/// Where an output file is written until it is complete (`NAME.partial` beside it), to be
+/// renamed to `path` then: a file under its own name is always whole.
+#[must_use]
+pub fn partial_path(path: &Path) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".partial");
+    path.with_file_name(name)
+}
 
 /// A board size typed as `15` or `20x15` (width x height), each side 5 to 32.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
