@@ -27,10 +27,12 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use hoshi::board::{Color, MAX_SIDE, MIN_SIDE, Pos};
-use hoshi::rules::Rule;
+use hoshi::board::{Board, Color, Pos};
+use hoshi::notation;
+use hoshi::rules::{Rule, UnknownRule};
 
 use super::dataset;
+use super::matches::openings::{self, OpeningFormat};
 use super::selfplay::{self, Header, Score, SelfPlayGame};
 use super::train::fit_k;
 
@@ -113,47 +115,8 @@ struct RawGame {
     game: SelfPlayGame,
 }
 
-/// Moves as Rapfi writes them, `H8I9`: column letter from `A`, row number from 1.
-fn parse_moves(text: &str, size: u8) -> Result<Vec<Pos>, String> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        let col = bytes[i];
-        if !col.is_ascii_uppercase() {
-            return Err(format!("{text:?}: expected a column letter at {}", i + 1));
-        }
-        let start = i + 1;
-        i = start;
-        while i < bytes.len() && bytes[i].is_ascii_digit() {
-            i += 1;
-        }
-        let row: u32 = text[start..i]
-            .parse()
-            .map_err(|_| format!("{text:?}: expected a row number at {}", start + 1))?;
-        let (x, y) = (u32::from(col - b'A'), row.wrapping_sub(1));
-        if x >= u32::from(size) || y >= u32::from(size) {
-            return Err(format!(
-                "{text:?}: {} is off the {size}x{size} board",
-                &text[start - 1..i]
-            ));
-        }
-        out.push(Pos::new(x as u8, y as u8));
-    }
-    Ok(out)
-}
-
-fn parse_rule(name: &str) -> Result<Rule, String> {
-    match name.to_ascii_lowercase().as_str() {
-        "freestyle" => Ok(Rule::Freestyle),
-        "standard" => Ok(Rule::Standard),
-        "renju" => Ok(Rule::Renju),
-        _ => Err(format!(
-            "unknown rule {name:?} (freestyle, standard or renju)"
-        )),
-    }
-}
-
+/// One line. The stones and the move are the "pos" notation of the match openings (`H8I9`:
+/// a column letter, a row number from 1), read by the same code; the rule is its name.
 fn parse_line(text: &str) -> Result<Line, String> {
     let fields: Vec<&str> = text.trim_end().split(',').collect();
     let [size, rule, stones, result, mv] = fields[..] else {
@@ -162,11 +125,10 @@ fn parse_line(text: &str) -> Result<Line, String> {
             fields.len()
         ));
     };
-    let size: u8 = size
+    let side: i64 = size
         .parse()
-        .ok()
-        .filter(|s| (MIN_SIDE..=MAX_SIDE).contains(s))
-        .ok_or_else(|| format!("board size {size:?} is not within {MIN_SIDE}..={MAX_SIDE}"))?;
+        .map_err(|_| format!("board size {size:?} is not a number"))?;
+    let board = Board::new(side, side).map_err(|e| e.to_string())?;
     let result: u8 = result
         .parse()
         .ok()
@@ -181,16 +143,12 @@ fn parse_line(text: &str) -> Result<Line, String> {
         .ok()
         .filter(|v: &i32| v.abs() <= MATE)
         .ok_or_else(|| format!("value {value:?} is not a score within +-{MATE}"))?;
-    let mv = match parse_moves(mv, size)?[..] {
-        [p] => p,
-        _ => return Err(format!("expected one move, found {mv:?}")),
-    };
     Ok(Line {
-        size,
-        rule: parse_rule(rule)?,
-        stones: parse_moves(stones, size)?,
+        size: board.width(),
+        rule: rule.parse().map_err(|e: UnknownRule| e.to_string())?,
+        stones: openings::parse_line(stones, OpeningFormat::Pos, board.width())?,
         result,
-        mv,
+        mv: notation::parse_point(mv, &board).map_err(|e| e.to_string())?,
         value,
     })
 }
@@ -495,7 +453,9 @@ mod tests {
             ("15,Freestyle,H8,3,I9(3)", "result"),
             ("15,Freestyle,H8,0,I9", "MOVE(VALUE)"),
             ("15,Freestyle,H8,0,P9(3)", "off the 15x15 board"),
-            ("15,Freestyle,H0,0,I9(3)", "off the 15x15 board"),
+            ("15,Freestyle,P9,0,I9(3)", "outside the board"),
+            ("15,Freestyle,H8H8,0,I9(3)", "already occupied"),
+            ("15,Freestyle,H0,0,I9(3)", "row number from 1"),
             ("15,Freestyle,8H,0,I9(3)", "column letter"),
             ("40,Freestyle,H8,0,I9(3)", "board size"),
             ("15,Freestyle,H8,0,I9(30001)", "within"),
