@@ -135,6 +135,14 @@ pub enum Tool {
     /// Convert another engine's self-play games (Rapfi's `selfplay --output-type txt`) into
     /// a game file `train` and `features` read.
     Import(Box<hoshi_tools::import::ImportArgs>),
+    /// Search a game file's positions again at a node budget (--weights evaluates): the
+    /// same games with this search's scores.
+    Rescore {
+        #[command(flatten)]
+        weights: Weights,
+        #[command(flatten)]
+        args: Box<hoshi_tools::rescore::RescoreArgs>,
+    },
     /// Play against Hoshi in the terminal (--level, --strength and the global --seed choose
     /// its play).
     Play {

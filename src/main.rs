@@ -76,6 +76,13 @@ fn main() -> ExitCode {
             hoshi_tools::features::run(args, cli.seed.unwrap_or(0)).map(|_| ()),
         ),
         Some(Tool::Import(args)) => tool_result("import", hoshi_tools::import::run(args)),
+        Some(Tool::Rescore { weights, args }) => {
+            let evaluator = match evaluator(weights) {
+                Ok(e) => e,
+                Err(code) => return code,
+            };
+            tool_result("rescore", hoshi_tools::rescore::run(args, &evaluator))
+        }
         Some(Tool::Play { playing, args }) => {
             let playing = playing.or(&cli.playing);
             let opponent = hoshi_tools::play::Opponent {

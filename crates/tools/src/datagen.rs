@@ -16,7 +16,7 @@
 use std::collections::BTreeMap;
 use std::fs::OpenOptions;
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::channel;
 use std::thread;
@@ -76,7 +76,7 @@ pub fn run(args: &DatagenArgs, seed: u64, eval: &Evaluator) -> Result<(), String
         seed,
         weights: eval.id(),
     };
-    let done = open_or_resume(args, &header)?;
+    let done = open_or_resume(&args.out, &header)?;
     if done >= args.games {
         eprintln!(
             "{}: {done} games already, nothing to do",
@@ -84,19 +84,51 @@ pub fn run(args: &DatagenArgs, seed: u64, eval: &Evaluator) -> Result<(), String
         );
         return Ok(());
     }
+    let tally = append_games(
+        &args.out,
+        done,
+        args.games,
+        args.threads,
+        eval,
+        |i, players| play(&header, i, players),
+    )?;
+    eprintln!(
+        "{}: {} games ({} new: black won {}, white won {}, drawn {})",
+        args.out.display(),
+        args.games,
+        args.games - done,
+        tally[0],
+        tally[1],
+        tally[2]
+    );
+    Ok(())
+}
+
+/// Makes games `done..total` with `game(index, [black's searcher, white's])` on `threads`
+/// workers, each with its own two searchers evaluating with `eval`, and appends them to
+/// `path` in index order, so the file does not depend on the threads. The games' tally:
+/// black's wins, white's, draws.
+pub(crate) fn append_games(
+    path: &Path,
+    done: usize,
+    total: usize,
+    threads: usize,
+    eval: &Evaluator,
+    game: impl Fn(usize, &mut [Searcher; 2]) -> SelfPlayGame + Sync,
+) -> Result<[usize; 3], String> {
     let mut file = OpenOptions::new()
         .append(true)
-        .open(&args.out)
-        .map_err(|e| format!("cannot append to {}: {e}", args.out.display()))?;
+        .open(path)
+        .map_err(|e| format!("cannot append to {}: {e}", path.display()))?;
     let next = AtomicUsize::new(done);
     let failed = AtomicBool::new(false);
     let (tx, rx) = channel::<(usize, SelfPlayGame)>();
-    let progress = ProgressMeter::new(done, args.games);
+    let progress = ProgressMeter::new(done, total);
     let mut tally = [0usize; 3];
     let result = thread::scope(|s| {
-        for _ in 0..args.threads.clamp(1, args.games - done) {
+        for _ in 0..threads.clamp(1, total - done) {
             let tx = tx.clone();
-            let (next, failed) = (&next, &failed);
+            let (next, failed, game) = (&next, &failed, &game);
             s.spawn(move || {
                 let mut players = [Searcher::new(TT_BYTES), Searcher::new(TT_BYTES)];
                 for p in &mut players {
@@ -104,11 +136,10 @@ pub fn run(args: &DatagenArgs, seed: u64, eval: &Evaluator) -> Result<(), String
                 }
                 while !failed.load(Ordering::Relaxed) {
                     let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= args.games {
+                    if i >= total {
                         break;
                     }
-                    let game = play(&header, i, &mut players);
-                    if tx.send((i, game)).is_err() {
+                    if tx.send((i, game(i, &mut players))).is_err() {
                         break;
                     }
                 }
@@ -123,7 +154,7 @@ pub fn run(args: &DatagenArgs, seed: u64, eval: &Evaluator) -> Result<(), String
             while let Some(game) = pending.remove(&written) {
                 if let Err(e) = file.write_all(&game.to_bytes()) {
                     failed.store(true, Ordering::Relaxed);
-                    return Err(format!("cannot write {}: {e}", args.out.display()));
+                    return Err(format!("cannot write {}: {e}", path.display()));
                 }
                 tally[game.winner.map_or(2, |c| c as usize)] += 1;
                 written += 1;
@@ -135,22 +166,12 @@ pub fn run(args: &DatagenArgs, seed: u64, eval: &Evaluator) -> Result<(), String
     progress.finish();
     result?;
     file.sync_data()
-        .map_err(|e| format!("cannot write {}: {e}", args.out.display()))?;
-    eprintln!(
-        "{}: {} games ({} new: black won {}, white won {}, drawn {})",
-        args.out.display(),
-        args.games,
-        args.games - done,
-        tally[0],
-        tally[1],
-        tally[2]
-    );
-    Ok(())
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(tally)
 }
 
 /// Creates the file, or checks an existing one and cuts a torn tail; the games it holds.
-fn open_or_resume(args: &DatagenArgs, header: &Header) -> Result<usize, String> {
-    let path = &args.out;
+pub(crate) fn open_or_resume(path: &Path, header: &Header) -> Result<usize, String> {
     let len = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
     if len == 0 {
         selfplay::create(path, header)
@@ -160,8 +181,8 @@ fn open_or_resume(args: &DatagenArgs, header: &Header) -> Result<usize, String> 
     let contents = selfplay::read(path)?;
     if contents.header != *header {
         return Err(format!(
-            "{} was made with other settings ({:?}); resume with the same --rule, --size, \
-             --nodes, --seed and --weights, or write another file",
+            "{} was made with other settings ({:?}, not {header:?}); continue it with the \
+             options that made it (--weights and --seed included), or write another file",
             path.display(),
             contents.header
         ));
@@ -194,7 +215,7 @@ fn game_rng(seed: u64, index: usize) -> Rng {
     Rng::new(mix.next_u64())
 }
 
-fn search(player: &mut Searcher, board: &Board, rule: Rule, nodes: u64) -> SearchResult {
+pub(crate) fn search(player: &mut Searcher, board: &Board, rule: Rule, nodes: u64) -> SearchResult {
     let limits = Limits {
         max_nodes: Some(nodes),
         ..Limits::default()
@@ -202,7 +223,7 @@ fn search(player: &mut Searcher, board: &Board, rule: Rule, nodes: u64) -> Searc
     player.search(Request::new(board, rule, board.to_move(), limits))
 }
 
-fn score_of(r: &SearchResult) -> Score {
+pub(crate) fn score_of(r: &SearchResult) -> Score {
     match r.mate_in() {
         Some(n) if n > 0 => Score::Win(u16::try_from(n).unwrap_or(u16::MAX)),
         Some(n) => Score::Loss(u16::try_from(-n).unwrap_or(u16::MAX)),

@@ -4,7 +4,7 @@
 //! files that [`train`] fits the evaluation and, through [`policy_fit`], the move prior to
 //! (both by the descent in [`fit`]), and that [`features`] exports for the network trainer
 //! in `nn/`; both read the games through [`dataset`], and [`import`] writes another
-//! engine's self-play as such files; [`play`] and [`analyse`] serve a
+//! engine's self-play as such files, [`rescore`] their positions searched again; [`play`] and [`analyse`] serve a
 //! person at a terminal, on a [`game::Game`] drawn by [`picture`] and kept in files by
 //! [`record`].
 
@@ -20,6 +20,7 @@ pub mod picture;
 pub mod play;
 pub mod policy_fit;
 pub mod record;
+pub mod rescore;
 pub mod selfplay;
 pub mod train;
 
