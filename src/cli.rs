@@ -86,7 +86,7 @@ impl Playing {
     }
 }
 
-/// The evaluation's weights: before any subcommand, or to `protocol`, `datagen` and
+/// The evaluation's weights: before any subcommand, or to `protocol`, `datagen`, `rescore` and
 /// `analyse` (the subcommand's value wins).
 #[derive(Debug, Default, Args)]
 pub struct Weights {

@@ -16,7 +16,7 @@
 use std::collections::BTreeMap;
 use std::fs::OpenOptions;
 use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::channel;
 use std::thread;
@@ -52,10 +52,18 @@ pub struct DatagenArgs {
     /// Games the file should hold when the run ends (games already there count).
     #[arg(long, value_name = "N")]
     pub games: usize,
-    /// Nodes per move of every search.
+    #[command(flatten)]
+    pub output: SearchedGames,
+}
+
+/// What every writer of searched games is told (`datagen`, `rescore`): the searches' budget,
+/// the workers and the file.
+#[derive(Debug, Args)]
+pub struct SearchedGames {
+    /// Nodes of every search.
     #[arg(long, value_name = "N", default_value_t = 10_000)]
     pub nodes: u64,
-    /// Games played at the same time.
+    /// Games searched at the same time.
     #[arg(long, value_name = "K", default_value_t = 1)]
     pub threads: usize,
     /// The game file, created or continued.
@@ -66,35 +74,25 @@ pub struct DatagenArgs {
 /// Runs `datagen`: plays the missing games and appends them to the file.
 pub fn run(args: &DatagenArgs, seed: u64, eval: &Evaluator) -> Result<(), String> {
     Board::new(i64::from(args.size), i64::from(args.size)).map_err(|e| e.to_string())?;
-    if args.nodes == 0 {
-        return Err("--nodes must be at least 1".into());
-    }
+    let out = &args.output;
     let header = Header {
         rule: args.rule,
         size: args.size,
-        nodes: args.nodes,
+        nodes: out.nodes,
         seed,
         weights: eval.id(),
     };
-    let done = open_or_resume(&args.out, &header)?;
+    let done = out.open(&header)?;
     if done >= args.games {
-        eprintln!(
-            "{}: {done} games already, nothing to do",
-            args.out.display()
-        );
+        eprintln!("{}: {done} games already, nothing to do", out.out.display());
         return Ok(());
     }
-    let tally = append_games(
-        &args.out,
-        done,
-        args.games,
-        args.threads,
-        eval,
-        |i, players| play(&header, i, players),
-    )?;
+    let tally = out.append(done, args.games, eval, |i, players| {
+        play(&header, i, players)
+    })?;
     eprintln!(
         "{}: {} games ({} new: black won {}, white won {}, drawn {})",
-        args.out.display(),
+        out.out.display(),
         args.games,
         args.games - done,
         tally[0],
@@ -104,109 +102,116 @@ pub fn run(args: &DatagenArgs, seed: u64, eval: &Evaluator) -> Result<(), String
     Ok(())
 }
 
-/// Makes games `done..total` with `game(index, [black's searcher, white's])` on `threads`
-/// workers, each with its own two searchers evaluating with `eval`, and appends them to
-/// `path` in index order, so the file does not depend on the threads. The games' tally:
-/// black's wins, white's, draws.
-pub(crate) fn append_games(
-    path: &Path,
-    done: usize,
-    total: usize,
-    threads: usize,
-    eval: &Evaluator,
-    game: impl Fn(usize, &mut [Searcher; 2]) -> SelfPlayGame + Sync,
-) -> Result<[usize; 3], String> {
-    let mut file = OpenOptions::new()
-        .append(true)
-        .open(path)
-        .map_err(|e| format!("cannot append to {}: {e}", path.display()))?;
-    let next = AtomicUsize::new(done);
-    let failed = AtomicBool::new(false);
-    let (tx, rx) = channel::<(usize, SelfPlayGame)>();
-    let progress = ProgressMeter::new(done, total);
-    let mut tally = [0usize; 3];
-    let result = thread::scope(|s| {
-        for _ in 0..threads.clamp(1, total - done) {
-            let tx = tx.clone();
-            let (next, failed, game) = (&next, &failed, &game);
-            s.spawn(move || {
-                let mut players = [Searcher::new(TT_BYTES), Searcher::new(TT_BYTES)];
-                for p in &mut players {
-                    p.set_evaluator(eval.clone());
-                }
-                while !failed.load(Ordering::Relaxed) {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= total {
-                        break;
-                    }
-                    if tx.send((i, game(i, &mut players))).is_err() {
-                        break;
-                    }
-                }
-            });
+impl SearchedGames {
+    /// Creates the file for games made as `header` says, or checks an existing one and cuts
+    /// a torn tail; the games it holds.
+    pub fn open(&self, header: &Header) -> Result<usize, String> {
+        if self.nodes == 0 {
+            return Err("--nodes must be at least 1".into());
         }
-        drop(tx);
-        // Games arrive in any order and leave in index order.
-        let mut pending = BTreeMap::new();
-        let mut written = done;
-        for (i, game) in rx {
-            pending.insert(i, game);
-            while let Some(game) = pending.remove(&written) {
-                if let Err(e) = file.write_all(&game.to_bytes()) {
-                    failed.store(true, Ordering::Relaxed);
-                    return Err(format!("cannot write {}: {e}", path.display()));
-                }
-                tally[game.winner.map_or(2, |c| c as usize)] += 1;
-                written += 1;
-                progress.set(written);
-            }
+        let path = &self.out;
+        let len = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+        if len == 0 {
+            selfplay::create(path, header)
+                .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+            return Ok(0);
         }
-        Ok(())
-    });
-    progress.finish();
-    result?;
-    file.sync_data()
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    Ok(tally)
-}
+        let contents = selfplay::read(path)?;
+        if contents.header != *header {
+            return Err(format!(
+                "{} was made with other settings ({:?}, not {header:?}); continue it with the \
+                 options that made it (--weights and --seed included), or write another file",
+                path.display(),
+                contents.header
+            ));
+        }
+        if contents.torn > 0 {
+            eprintln!(
+                "{}: dropping a torn last record ({} bytes)",
+                path.display(),
+                contents.torn
+            );
+            OpenOptions::new()
+                .write(true)
+                .open(path)
+                .and_then(|f| f.set_len(contents.valid_len))
+                .map_err(|e| format!("cannot truncate {}: {e}", path.display()))?;
+        }
+        if !contents.games.is_empty() {
+            eprintln!(
+                "{}: resuming after {} games",
+                path.display(),
+                contents.games.len()
+            );
+        }
+        Ok(contents.games.len())
+    }
 
-/// Creates the file, or checks an existing one and cuts a torn tail; the games it holds.
-pub(crate) fn open_or_resume(path: &Path, header: &Header) -> Result<usize, String> {
-    let len = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
-    if len == 0 {
-        selfplay::create(path, header)
-            .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
-        return Ok(0);
-    }
-    let contents = selfplay::read(path)?;
-    if contents.header != *header {
-        return Err(format!(
-            "{} was made with other settings ({:?}, not {header:?}); continue it with the \
-             options that made it (--weights and --seed included), or write another file",
-            path.display(),
-            contents.header
-        ));
-    }
-    if contents.torn > 0 {
-        eprintln!(
-            "{}: dropping a torn last record ({} bytes)",
-            path.display(),
-            contents.torn
-        );
-        OpenOptions::new()
-            .write(true)
+    /// Makes games `done..total` with `game(index, [black's searcher, white's])` on the
+    /// workers, each with its own two searchers evaluating with `eval`, and appends them in
+    /// index order, so the file does not depend on the threads. The games' tally: black's
+    /// wins, white's, draws.
+    pub fn append(
+        &self,
+        done: usize,
+        total: usize,
+        eval: &Evaluator,
+        game: impl Fn(usize, &mut [Searcher; 2]) -> SelfPlayGame + Sync,
+    ) -> Result<[usize; 3], String> {
+        let (path, threads) = (&self.out, self.threads);
+        let mut file = OpenOptions::new()
+            .append(true)
             .open(path)
-            .and_then(|f| f.set_len(contents.valid_len))
-            .map_err(|e| format!("cannot truncate {}: {e}", path.display()))?;
+            .map_err(|e| format!("cannot append to {}: {e}", path.display()))?;
+        let next = AtomicUsize::new(done);
+        let failed = AtomicBool::new(false);
+        let (tx, rx) = channel::<(usize, SelfPlayGame)>();
+        let progress = ProgressMeter::new(done, total);
+        let mut tally = [0usize; 3];
+        let result = thread::scope(|s| {
+            for _ in 0..threads.clamp(1, total - done) {
+                let tx = tx.clone();
+                let (next, failed, game) = (&next, &failed, &game);
+                s.spawn(move || {
+                    let mut players = [Searcher::new(TT_BYTES), Searcher::new(TT_BYTES)];
+                    for p in &mut players {
+                        p.set_evaluator(eval.clone());
+                    }
+                    while !failed.load(Ordering::Relaxed) {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        if i >= total {
+                            break;
+                        }
+                        if tx.send((i, game(i, &mut players))).is_err() {
+                            break;
+                        }
+                    }
+                });
+            }
+            drop(tx);
+            // Games arrive in any order and leave in index order.
+            let mut pending = BTreeMap::new();
+            let mut written = done;
+            for (i, game) in rx {
+                pending.insert(i, game);
+                while let Some(game) = pending.remove(&written) {
+                    if let Err(e) = file.write_all(&game.to_bytes()) {
+                        failed.store(true, Ordering::Relaxed);
+                        return Err(format!("cannot write {}: {e}", path.display()));
+                    }
+                    tally[game.winner.map_or(2, |c| c as usize)] += 1;
+                    written += 1;
+                    progress.set(written);
+                }
+            }
+            Ok(())
+        });
+        progress.finish();
+        result?;
+        file.sync_data()
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        Ok(tally)
     }
-    if !contents.games.is_empty() {
-        eprintln!(
-            "{}: resuming after {} games",
-            path.display(),
-            contents.games.len()
-        );
-    }
-    Ok(contents.games.len())
 }
 
 /// The generator of game `index` of the run seeded `seed`.
@@ -369,9 +374,11 @@ mod tests {
             rule: Rule::Renju,
             size: 9,
             games,
-            nodes: 300,
-            threads,
-            out,
+            output: SearchedGames {
+                nodes: 300,
+                threads,
+                out,
+            },
         }
     }
 

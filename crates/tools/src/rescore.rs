@@ -21,7 +21,7 @@ use clap::Args;
 use hoshi::eval::Evaluator;
 use hoshi::search::Searcher;
 
-use super::datagen::{self, append_games, open_or_resume};
+use super::datagen::{self, SearchedGames};
 use super::dataset;
 use super::selfplay::{self, Header, SelfPlayGame};
 
@@ -31,23 +31,14 @@ pub struct RescoreArgs {
     /// The game file whose positions are searched again (`datagen`'s or `import`'s).
     #[arg(value_name = "GAMES")]
     pub input: PathBuf,
-    /// Nodes of every search.
-    #[arg(long, value_name = "N", default_value_t = 10_000)]
-    pub nodes: u64,
-    /// Games searched at the same time.
-    #[arg(long, value_name = "K", default_value_t = 1)]
-    pub threads: usize,
-    /// The game file written, created or continued.
-    #[arg(long, value_name = "FILE")]
-    pub out: PathBuf,
+    #[command(flatten)]
+    pub output: SearchedGames,
 }
 
 /// Runs `rescore`: searches the games the output lacks and appends them.
 pub fn run(args: &RescoreArgs, eval: &Evaluator) -> Result<(), String> {
-    if args.nodes == 0 {
-        return Err("--nodes must be at least 1".into());
-    }
-    if args.input == args.out {
+    let out = &args.output;
+    if args.input == out.out {
         return Err("--out must be another file than the input".into());
     }
     let input = selfplay::read(&args.input)?;
@@ -60,43 +51,35 @@ pub fn run(args: &RescoreArgs, eval: &Evaluator) -> Result<(), String> {
         }
     }
     let header = Header {
-        nodes: args.nodes,
+        nodes: out.nodes,
         weights: eval.id(),
         ..h
     };
-    let done = open_or_resume(&args.out, &header)?;
-    let written = selfplay::read(&args.out)?.games;
+    let done = out.open(&header)?;
+    let written = selfplay::read(&out.out)?.games;
     if let Some(i) = (0..done).find(|&i| !same_play(&written[i], games.get(i))) {
         return Err(format!(
             "{} game {} is not game {} of {} (with impossible games left out): continue a \
              run from the same input, or write another file",
-            args.out.display(),
+            out.out.display(),
             i + 1,
             i + 1,
             args.input.display()
         ));
     }
     if done >= games.len() {
-        eprintln!(
-            "{}: {done} games already, nothing to do",
-            args.out.display()
-        );
+        eprintln!("{}: {done} games already, nothing to do", out.out.display());
         return Ok(());
     }
-    append_games(
-        &args.out,
-        done,
-        games.len(),
-        args.threads,
-        eval,
-        |i, players| rescore(&header, &games[i], players),
-    )?;
+    out.append(done, games.len(), eval, |i, players| {
+        rescore(&header, &games[i], players)
+    })?;
     eprintln!(
         "{}: {} games ({} searched again at {} nodes a move)",
-        args.out.display(),
+        out.out.display(),
         games.len(),
         games.len() - done,
-        args.nodes
+        out.nodes
     );
     Ok(())
 }
@@ -140,9 +123,11 @@ mod tests {
     fn args(input: PathBuf, out: PathBuf, nodes: u64, threads: usize) -> RescoreArgs {
         RescoreArgs {
             input,
-            nodes,
-            threads,
-            out,
+            output: SearchedGames {
+                nodes,
+                threads,
+                out,
+            },
         }
     }
 
@@ -159,9 +144,11 @@ mod tests {
             rule: Rule::Renju,
             size: 9,
             games: 3,
-            nodes: 300,
-            threads: 1,
-            out: games.clone(),
+            output: SearchedGames {
+                nodes: 300,
+                threads: 1,
+                out: games.clone(),
+            },
         };
         datagen::run(&made, 5, &eval).unwrap();
         let original = selfplay::read(&games).unwrap();
