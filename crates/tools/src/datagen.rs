@@ -82,7 +82,7 @@ pub fn run(args: &DatagenArgs, seed: u64, eval: &Evaluator) -> Result<(), String
         seed,
         weights: eval.id(),
     };
-    let done = out.open(&header)?;
+    let done = out.open(&header)?.len();
     if done >= args.games {
         eprintln!("{}: {done} games already, nothing to do", out.out.display());
         return Ok(());
@@ -105,7 +105,7 @@ pub fn run(args: &DatagenArgs, seed: u64, eval: &Evaluator) -> Result<(), String
 impl SearchedGames {
     /// Creates the file for games made as `header` says, or checks an existing one and cuts
     /// a torn tail; the games it holds.
-    pub fn open(&self, header: &Header) -> Result<usize, String> {
+    pub fn open(&self, header: &Header) -> Result<Vec<SelfPlayGame>, String> {
         if self.nodes == 0 {
             return Err("--nodes must be at least 1".into());
         }
@@ -114,7 +114,7 @@ impl SearchedGames {
         if len == 0 {
             selfplay::create(path, header)
                 .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
-            return Ok(0);
+            return Ok(Vec::new());
         }
         let contents = selfplay::read(path)?;
         if contents.header != *header {
@@ -144,7 +144,7 @@ impl SearchedGames {
                 contents.games.len()
             );
         }
-        Ok(contents.games.len())
+        Ok(contents.games)
     }
 
     /// Makes games `done..total` with `game(index, [black's searcher, white's])` on the

@@ -4,9 +4,9 @@
 //! files that [`train`] fits the evaluation and, through [`policy_fit`], the move prior to
 //! (both by the descent in [`fit`]), and that [`features`] exports for the network trainer
 //! in `nn/`; both read the games through [`dataset`], and [`import`] writes another
-//! engine's self-play as such files, [`rescore`] their positions searched again; [`play`] and [`analyse`] serve a
-//! person at a terminal, on a [`game::Game`] drawn by [`picture`] and kept in files by
-//! [`record`].
+//! engine's self-play as such files, [`rescore`] their positions searched again; [`play`]
+//! and [`analyse`] serve a person at a terminal, on a [`game::Game`] drawn by [`picture`]
+//! and kept in files by [`record`].
 
 pub mod analyse;
 pub mod datagen;

@@ -55,8 +55,8 @@ pub fn run(args: &RescoreArgs, eval: &Evaluator) -> Result<(), String> {
         weights: eval.id(),
         ..h
     };
-    let done = out.open(&header)?;
-    let written = selfplay::read(&out.out)?.games;
+    let written = out.open(&header)?;
+    let done = written.len();
     if let Some(i) = (0..done).find(|&i| !same_play(&written[i], games.get(i))) {
         return Err(format!(
             "{} game {} is not game {} of {} (with impossible games left out): continue a \
