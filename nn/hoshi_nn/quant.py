@@ -3,8 +3,9 @@ its integer inference.
 
 Weights become integers at per-tensor power-of-two scales, chosen at export as fine as the
 type allows: the feature tables int16, the dense layers int8 with int32 biases. Activations
-are bytes 0..127 at scale 128 (the float model clips to [0, 127/128] to match). All sums are
-int32; every rescaling is an arithmetic right shift (a floor), so the engine's inference
+are bytes 0..127 at scale 128 (the float model clips to [0, 127/128] to match). A cell's
+feature sum is int16 (the tables' scale is chosen so that no cell's sum can leave it: the
+engine adds them in 16 bits); all other sums are int32; every rescaling is an arithmetic right shift (a floor), so the engine's inference
 can give exactly the outputs `forward` gives here. docs/network.md has the file's layout and
 the arithmetic step by step; this module is its executable statement.
 """
@@ -47,6 +48,7 @@ ACT_MAX = 127
 EMBED_SHIFTS = (ACT_SHIFT, 15)
 LAYER_SHIFTS = (0, 14)
 INT32 = (-(1 << 31), (1 << 31) - 1)
+INT16 = (-(1 << 15), (1 << 15) - 1)
 
 
 class ExportError(ValueError):
@@ -113,6 +115,23 @@ def _shift(w: np.ndarray, limit: int, lowest: int, highest: int, name: str) -> i
     return s
 
 
+def feature_bound(pattern: np.ndarray, pcode: np.ndarray | None, stone: np.ndarray,
+                  shapes: np.ndarray | None) -> int:
+    """The largest magnitude a cell's feature sum can take in any channel: per channel, the
+    largest magnitude of each table times the rows of it a cell adds (four pattern rows per
+    colour, a pcode row per colour, a stone row, four shape rows). The engine's loader
+    computes the same and refuses a file past int16."""
+    def col_max(t: np.ndarray | None) -> np.ndarray:
+        if t is None or t.size == 0:
+            return np.zeros(pattern.shape[1], dtype=np.int64)
+        return np.abs(t.astype(np.int64)).max(axis=0)
+    b = 4 * col_max(pattern[:PATTERNS]) + 4 * col_max(pattern[PATTERNS:]) + col_max(stone)
+    if pcode is not None:
+        b += col_max(pcode[:PCODES]) + col_max(pcode[PCODES:])
+    b += 4 * col_max(shapes)
+    return int(b.max(initial=0))
+
+
 def _ints(w: np.ndarray, shift: int, dtype: type, name: str) -> np.ndarray:
     q = np.round(w.astype(np.float64) * (1 << shift))
     info = np.iinfo(dtype)
@@ -135,10 +154,22 @@ def quantise(net: MixNet, k: float, vocabulary: int, residual: bool, baseline: i
         with torch.no_grad():
             p["shapes"] = net.map_shapes(torch.from_numpy(shape_codes(window).copy())
                                          ).numpy().astype(np.float64)
-    tables = [p["pattern.weight"], p["stone.weight"]] + ([p["pcode.weight"]] if net.pcode is not None else [])
-    tables += [p["shapes"]] if window else []
-    # The tables' sum is read at scale 2^7 after a right shift, so their own scale is finer.
-    es = min(_shift(t, 32767, *EMBED_SHIFTS, "feature tables") for t in tables)
+    names = {"pattern.weight": "pattern table", "stone.weight": "stone table"}
+    names |= {"pcode.weight": "pcode table"} if net.pcode is not None else {}
+    names |= {"shapes": "shape table"} if window else {}
+    # The tables' sum is read at scale 2^7 after a right shift, so their own scale is finer;
+    # each table fits int16, and so must a cell's sum of them: the finest scale that does.
+    es = min(_shift(p[n], INT16[1], *EMBED_SHIFTS, "feature tables") for n in names)
+    while True:
+        t = {n: _ints(p[n], es, np.int16, what) for n, what in names.items()}
+        bound = feature_bound(t["pattern.weight"], t.get("pcode.weight"), t["stone.weight"],
+                              t.get("shapes"))
+        if bound <= INT16[1]:
+            break
+        if es == EMBED_SHIFTS[0]:
+            raise ExportError(f"feature tables: a cell's sum could reach {bound} at scale "
+                              f"2^{es}, beyond int16")
+        es -= 1
     cs = _shift(p["cell.weight"], 127, *LAYER_SHIFTS, "cell layer") if net.cell is not None else 0
     v1 = _shift(p["value1.weight"], 127, *LAYER_SHIFTS, "value layer 1")
     v2 = _shift(p["value2.weight"], 127, *LAYER_SHIFTS, "value layer 2")
@@ -152,10 +183,10 @@ def quantise(net: MixNet, k: float, vocabulary: int, residual: bool, baseline: i
         baseline=baseline,
         rule=rule,
         embed_shift=es,
-        pattern=_ints(p["pattern.weight"], es, np.int16, "pattern table"),
-        pcode=_ints(p["pcode.weight"], es, np.int16, "pcode table") if net.pcode is not None else None,
-        shapes=_ints(p["shapes"], es, np.int16, "shape table") if window else None,
-        stone=_ints(p["stone.weight"], es, np.int16, "stone table"),
+        pattern=t["pattern.weight"],
+        pcode=t.get("pcode.weight"),
+        shapes=t.get("shapes"),
+        stone=t["stone.weight"],
         psqt=_ints(p["psqt.weight"].reshape(-1), v2 + ACT_SHIFT, np.int32, "linear value"),
         psqt_stone=_ints(p["psqt_stone.weight"].reshape(-1), v2 + ACT_SHIFT, np.int32,
                          "linear stone value"),
@@ -268,6 +299,10 @@ def from_bytes(b: bytes) -> QuantNet:
                  ps, take((c,), "i1"), take((1,), "<i4"))
     if at != len(b) - 4:
         raise ExportError("the network file has bytes after its tensors")
+    bound = feature_bound(q.pattern, q.pcode, q.stone, q.shapes)
+    if bound > INT16[1]:
+        raise ExportError(f"the feature tables could sum to {bound} in a cell, past int16: "
+                          "export the network again with this version")
     return q
 
 
@@ -275,9 +310,10 @@ def load(path: str | Path) -> QuantNet:
     return from_bytes(Path(path).read_bytes())
 
 
-def _checked(x: np.ndarray, what: str) -> np.ndarray:
-    if x.min(initial=0) < INT32[0] or x.max(initial=0) > INT32[1]:
-        raise OverflowError(f"{what} leaves int32: the engine's arithmetic would wrap")
+def _checked(x: np.ndarray, what: str, bits: tuple[int, int] = INT32) -> np.ndarray:
+    if x.min(initial=0) < bits[0] or x.max(initial=0) > bits[1]:
+        raise OverflowError(f"{what} leaves int{16 if bits == INT16 else 32}: the engine's "
+                            "arithmetic would wrap")
     return x
 
 
@@ -324,14 +360,14 @@ def forward(q: QuantNet, counts: np.ndarray, pcode: np.ndarray, stones: np.ndarr
     """The integer outputs for a batch from the mover's view (data.Inputs' arrays; `counts`
     is data.pcode_counts): the value (batch,), the win logit times `q.value_scale`, and the
     policy (batch, cells), each cell's logit times `q.policy_scale`. Every intermediate is
-    checked to fit int32."""
+    checked to fit int32, and the feature sum int16."""
     tables = pcode_tables(q, counts)
     pcode = pcode.astype(np.int64)
     x = tables[pcode[:, 0]] + tables[pcode[:, 1] + PCODES]
     x += q.stone[stones.astype(np.int64)]
     if q.shapes is not None:
         x += line_shapes(q, stones)
-    a1 = np.clip(_checked(x, "the feature sum") >> (q.embed_shift - ACT_SHIFT), 0, ACT_MAX)
+    a1 = np.clip(_checked(x, "the feature sum", INT16) >> (q.embed_shift - ACT_SHIFT), 0, ACT_MAX)
     if q.cell_w is None:
         a2 = a1
     else:

@@ -170,6 +170,23 @@ class ExportTest(unittest.TestCase):
             np.testing.assert_array_equal(tables[code], own)
             np.testing.assert_array_equal(tables[code + data.PCODES], opp)
 
+    def test_a_cells_feature_sum_fits_int16_at_the_finest_scale_that_allows_it(self) -> None:
+        """The engine adds a cell's feature rows in 16 bits: the exporter coarsens the tables'
+        scale until no cell's sum can leave int16, and the reader refuses a file past it."""
+        for shape in (Shape(8, 4, True, window=2, mapper=16, cell=False), Shape(8, 4, False)):
+            net = random_net(6, shape)
+            q = quant.quantise(net, 517.3, VOCABULARY, False, 0)
+            bound = quant.feature_bound(q.pattern, q.pcode, q.stone, q.shapes)
+            self.assertLessEqual(bound, quant.INT16[1])
+            # A scale finer by one doubles every table, and the bound with them.
+            self.assertGreater(2 * bound, quant.INT16[1] - 64, "the finest scale that fits")
+            self.assertLess(q.embed_shift, quant.EMBED_SHIFTS[1])
+        b = bytearray(quant.to_bytes(q))
+        struct.pack_into("<h", b, quant.HEADER.size, 20000)  # own pattern 0, channel 0
+        b[-4:] = struct.pack("<I", zlib.crc32(bytes(b[:-4])))
+        with self.assertRaisesRegex(quant.ExportError, "could sum to"):
+            quant.from_bytes(bytes(b))
+
     def test_a_weight_too_large_for_its_type_is_refused(self) -> None:
         net = random_net(4, Shape(4, 4, False))
         with torch.no_grad():

@@ -75,9 +75,10 @@ pub struct NetworkState {
     reach: usize,
     /// Per cell (the padded grid's indices): its input rows from each view.
     rows: Vec<[CellRows; 2]>,
-    /// Per view, `[cell][channel]`: the feature sums and the activations.
-    x: [Vec<i32>; 2],
-    act: [Vec<i32>; 2],
+    /// Per view, `[cell][channel]`: the feature sums and the activations (i16: the loader
+    /// bounds the sums so).
+    x: [Vec<i16>; 2],
+    act: [Vec<i16>; 2],
     /// Per view and cell: its share of the linear value.
     linear: [Vec<i32>; 2],
     /// Per view: the sums of `act` and of `linear` over the board's cells.
@@ -93,12 +94,12 @@ pub struct NetworkState {
     /// The cells the batches saved, and their feature sums and activations (per saved
     /// cell `4 * channels` values: the sums of both views, then the activations).
     saved: Vec<Saved>,
-    saved_values: Vec<i32>,
+    saved_values: Vec<i16>,
     /// The cells the batch being made touches, and per cell the directions of its line
     /// windows that may have changed (bit `d` for `Dir::ALL[d]`; 0 for no pending change).
     pending: Vec<Idx>,
     dirs: Vec<u8>,
-    scratch: Vec<i32>,
+    scratch: Vec<i16>,
 }
 
 impl NetworkState {
@@ -168,7 +169,7 @@ impl NetworkState {
                 self.pooled[v]
                     .iter_mut()
                     .zip(act.iter())
-                    .for_each(|(s, &a)| *s += a);
+                    .for_each(|(s, &a)| *s += i32::from(a));
                 let share = self.linear_share(rows);
                 self.linear[v][iu] = share;
                 self.linear_sum[v] += share;
@@ -294,8 +295,9 @@ impl NetworkState {
             for (&o, &n) in old[v][..inputs].iter().zip(&new[v][..inputs]) {
                 if o != n {
                     let (out, add) = (self.net.row(o), self.net.row(n));
+                    // `x - o` is the sum of the cell's other rows: within the bound.
                     for ((x, &o), &a) in x.iter_mut().zip(out).zip(add) {
-                        *x += a - o;
+                        *x = *x - o + a;
                     }
                 }
             }
@@ -304,12 +306,12 @@ impl NetworkState {
             pooled
                 .iter_mut()
                 .zip(act.iter())
-                .for_each(|(s, &a)| *s -= a);
+                .for_each(|(s, &a)| *s -= i32::from(a));
             self.net.activate(x, &mut self.scratch, act);
             pooled
                 .iter_mut()
                 .zip(act.iter())
-                .for_each(|(s, &a)| *s += a);
+                .for_each(|(s, &a)| *s += i32::from(a));
             let share = self.linear_share(&new[v]);
             self.linear_sum[v] += share - self.linear[v][iu];
             self.linear[v][iu] = share;
@@ -332,7 +334,7 @@ impl NetworkState {
                 let old = &values[(2 + v) * ch..][..ch];
                 let pooled = &mut self.pooled[v];
                 for ((s, a), &o) in pooled.iter_mut().zip(act.iter_mut()).zip(old) {
-                    *s += o - *a;
+                    *s += i32::from(o) - i32::from(*a);
                     *a = o;
                 }
                 self.linear_sum[v] += saved.linear[v] - self.linear[v][iu];

@@ -376,7 +376,7 @@ pub(crate) mod fixtures {
     use std::path::{Path, PathBuf};
 
     /// Fixture `name`'s path: `w8` (residual, windows, the cell layer), `n8` (standalone,
-    /// windows, no cell layer), `r8` (residual on earlier tables), `c8` (the convolution).
+    /// windows, no cell layer), `r8` (residual, pcode tables), `c8` (the convolution).
     pub(crate) fn path(name: &str) -> PathBuf {
         Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../tools/tests/data/network")
@@ -387,9 +387,15 @@ pub(crate) mod fixtures {
     /// tables of its rule: its baseline id rewritten to theirs and its checksum resealed, so
     /// that the tests of a residual network in play hold whichever tables are built in.
     pub(crate) fn on_builtin(name: &str) -> Vec<u8> {
-        let mut b = std::fs::read(path(name)).unwrap();
+        let b = std::fs::read(path(name)).unwrap();
         let rule = super::Network::from_bytes(&b).unwrap().rule();
-        let id = super::Evaluator::default().tables_id(rule);
+        with_baseline(name, super::Evaluator::default().tables_id(rule))
+    }
+
+    /// The bytes of fixture `name`, a residual network, made to correct the tables of id
+    /// `id`, checksum resealed.
+    pub(crate) fn with_baseline(name: &str, id: u32) -> Vec<u8> {
+        let mut b = std::fs::read(path(name)).unwrap();
         b[40..44].copy_from_slice(&id.to_le_bytes());
         let n = b.len() - 4;
         let crc = crc32fast::hash(&b[..n]);
@@ -511,7 +517,11 @@ mod tests {
     #[test]
     fn networks_the_search_cannot_use_are_refused_with_the_reason() {
         let fixture = fixtures::path;
-        let other = Evaluator::load(&fixture("r8.hnn")).unwrap_err();
+        // Tables that are not these: the built-in freestyle tables of an earlier version.
+        let earlier = Network::from_bytes(&fixtures::with_baseline("r8.hnn", 0x2144_df1c));
+        let other = Evaluator::default()
+            .with_network(earlier.unwrap())
+            .unwrap_err();
         assert!(
             matches!(other, LoadError::Baseline(Rule::Freestyle, 0x2144_df1c, _)),
             "{other}"

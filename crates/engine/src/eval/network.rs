@@ -17,9 +17,12 @@
 //! per window shape (`quant.shape_codes` order), indexed here by a window's raw code
 //! through an array made at load.
 //!
-//! Every sum fits i32: where a sum depends on the position, the loader refuses a file whose
-//! weights could leave i32 on any position of any board up to 32x32 (the reference checks
-//! the positions it computes and raises there; a file `train.py` writes is far inside), so
+//! A cell's feature sum is kept in i16 (the incremental state saves and adds half the bytes
+//! it would in i32): the loader refuses a file whose feature tables could sum past i16 in
+//! some cell, a bound the exporter chooses the tables' scale to keep. Every other sum fits
+//! i32: where it depends on the position, the loader refuses a file whose weights could
+//! leave i32 on any position of any board up to 32x32 (the reference checks the positions
+//! it computes and raises there; a file `train.py` writes is far inside), so
 //! [`Network::evaluate`] cannot overflow. Every rescaling is an arithmetic shift right, a
 //! floor, as Python's `>>` is on negative numbers.
 //!
@@ -102,6 +105,8 @@ pub enum NetworkError {
     Shift(&'static str, u8),
     /// Weights whose sums could leave i32 on some position (the layer's name).
     Range(&'static str),
+    /// Feature tables whose sum in a cell could reach this, past i16.
+    FeatureSums(i64),
     /// The board is not square: `(width, height)`.
     NotSquare(u8, u8),
 }
@@ -145,6 +150,12 @@ impl fmt::Display for NetworkError {
                 f,
                 "the network's {layer} has weights large enough to overflow 32-bit sums \
                  on a {MAX_SIDE}x{MAX_SIDE} board; this engine cannot evaluate it"
+            ),
+            NetworkError::FeatureSums(bound) => write!(
+                f,
+                "the network's feature tables could sum to {bound} in a cell, past the 16 \
+                 bits the engine adds them in; export it again with this version's \
+                 nn/train.py, which scales the tables to fit"
             ),
             NetworkError::NotSquare(w, h) => {
                 write!(f, "the network evaluates square boards only, not {w}x{h}")
@@ -316,8 +327,9 @@ pub struct Network {
     /// opponent's) and pcode the pattern table summed over the pcode's four lines plus its
     /// pcode table row when the file has one; per stone (empty, own, opponent's) the stone
     /// table's; per window shape the shape table's. (`OWN_PCODE_ROWS` and the other
-    /// constants say where each kind starts.)
-    rows: Vec<i32>,
+    /// constants say where each kind starts.) The loader's bound keeps a cell's sum of
+    /// them in i16.
+    rows: Vec<i16>,
     /// Per row, the linear value it adds (pcode and stone rows; 0 for shapes).
     linear_rows: Vec<i32>,
     /// Inputs a cell has: 3, or 7 with line windows.
@@ -421,16 +433,61 @@ fn max_abs(v: &[i32]) -> i64 {
     v.iter().map(|&x| i64::from(x).abs()).max().unwrap_or(0)
 }
 
-/// `x >> shift`, clamped to an activation.
-#[inline]
-fn activation(x: i32, shift: u32) -> i32 {
-    (x >> shift).clamp(0, ACT_MAX)
+/// The largest magnitude a cell's feature sum can take in any channel: per channel, the
+/// largest row magnitude of each table times the rows of it a cell adds (four pattern rows
+/// per colour, a pcode row per colour, a stone row, four shape rows). `quant.feature_bound`
+/// computes the same from the same tensors; a subset of a cell's rows is bounded by it too.
+fn feature_bound(
+    pattern: &[i32],
+    pcode: Option<&[i32]>,
+    stone: &[i32],
+    shapes: &[i32],
+    ch: usize,
+) -> i64 {
+    // The largest |value| of each channel over `rows` rows of a `[row][ch]` table.
+    let col_max = |t: &[i32], rows: std::ops::Range<usize>| -> Vec<i64> {
+        (0..ch)
+            .map(|c| {
+                rows.clone()
+                    .map(|r| i64::from(t[r * ch + c]).abs())
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect()
+    };
+    let (pat, pc) = (Pattern::COUNT, PCODE_COUNT);
+    let per_table = [
+        (col_max(pattern, 0..pat), 4),
+        (col_max(pattern, pat..2 * pat), 4),
+        (pcode.map_or(vec![0; ch], |t| col_max(t, 0..pc)), 1),
+        (pcode.map_or(vec![0; ch], |t| col_max(t, pc..2 * pc)), 1),
+        (col_max(stone, 0..3), 1),
+        (col_max(shapes, 0..shapes.len() / ch.max(1)), 4),
+    ];
+    (0..ch)
+        .map(|c| per_table.iter().map(|(m, n)| m[c] * n).sum())
+        .max()
+        .unwrap_or(0)
 }
 
-/// The dot product of a row of weights and activations: the loader's bounds keep it in i32.
+/// `x >> shift`, clamped to an activation.
 #[inline]
-fn dot(w: &[i32], a: &[i32]) -> i32 {
-    w.iter().zip(a).map(|(&w, &a)| w * a).sum()
+fn activation(x: i32, shift: u32) -> i16 {
+    (x >> shift).clamp(0, ACT_MAX) as i16
+}
+
+/// [`activation`] of a feature sum, in 16 bits (the same value: the shift is below 16; 16
+/// lanes to a vector where i32 has 8).
+#[inline]
+fn feature_activation(x: i16, shift: u32) -> i16 {
+    (x >> shift).clamp(0, ACT_MAX as i16)
+}
+
+/// The dot product of a row of weights and activations (or pooled sums): the loader's
+/// bounds keep it in i32.
+#[inline]
+fn dot<A: Copy + Into<i32>>(w: &[i32], a: &[A]) -> i32 {
+    w.iter().zip(a).map(|(&w, &a)| w * a.into()).sum()
 }
 
 impl Network {
@@ -577,8 +634,12 @@ impl Network {
         // The size was checked against `tensor_bytes` before: the reads must agree with it.
         debug_assert!(r.bytes.is_empty(), "tensor_bytes disagrees with the reads");
 
+        let bound = feature_bound(&pattern, pcode.as_deref(), &stone, &shape_table, ch);
+        if bound > i64::from(i16::MAX) {
+            return Err(NetworkError::FeatureSums(bound));
+        }
         // Per role and pcode, the pattern table over its four lines (`quant.pcode_tables`):
-        // four i16 values and a pcode row, far inside i32.
+        // within the bound, so within i16.
         let pcodes = Pcodes::get();
         let mut rows = vec![0i32; (SHAPE_ROWS + shapes) * ch];
         for role in 0..2 {
@@ -600,6 +661,7 @@ impl Network {
         linear_rows[..STONE_ROWS].copy_from_slice(&psqt);
         linear_rows[STONE_ROWS..SHAPE_ROWS].copy_from_slice(&psqt_stone);
 
+        let rows = rows.into_iter().map(|v| v as i16).collect();
         let net = Network {
             channels,
             hidden,
@@ -631,10 +693,9 @@ impl Network {
 
     /// Refuses weights whose sums could leave i32 on some position of a board up to
     /// `MAX_SIDE` square: the reference checks every intermediate on the positions it
-    /// computes, this checks once for all positions. The feature sums need no check (fifteen
-    /// i16 values at most: four patterns and a pcode row per colour, a stone, four shapes);
-    /// each other sum is bounded by its bias plus its weights' magnitudes times the largest
-    /// input.
+    /// computes, this checks once for all positions. The feature sums were bounded in i16
+    /// before (`feature_bound`); each other sum is bounded by its bias plus its weights'
+    /// magnitudes times the largest input.
     fn check_range(&self) -> Result<(), NetworkError> {
         let fits = |v: i64| v <= i64::from(i32::MAX);
         let act = i64::from(ACT_MAX);
@@ -770,8 +831,8 @@ impl Network {
 
         // Per cell: its activations (a2, `[cell][channel]`) and its share of the linear
         // value.
-        let mut a2 = vec![0i32; n * n * ch];
-        let (mut x, mut a1) = (vec![0i32; ch], vec![0i32; ch]);
+        let mut a2 = vec![0i16; n * n * ch];
+        let (mut x, mut a1) = (vec![0i16; ch], vec![0i16; ch]);
         let mut linear = 0;
         for i in pb.all_cells() {
             let p = pb.pos(i);
@@ -784,7 +845,10 @@ impl Network {
         let mut pooled = vec![0i32; ch];
         for cell in 0..n * n {
             let a = &a2[cell * ch..][..ch];
-            pooled.iter_mut().zip(a).for_each(|(s, &a)| *s += a);
+            pooled
+                .iter_mut()
+                .zip(a)
+                .for_each(|(s, &a)| *s += i32::from(a));
         }
         let value = self.value(&pooled, linear + self.threat_entry(threat_mask(pb, side)));
         let policy = (0..n * n)
@@ -842,7 +906,7 @@ impl Network {
 
     /// Row `r` of the feature rows.
     #[inline]
-    pub(super) fn row(&self, r: u16) -> &[i32] {
+    pub(super) fn row(&self, r: u16) -> &[i16] {
         &self.rows[usize::from(r) * self.channels..][..self.channels]
     }
 
@@ -852,8 +916,9 @@ impl Network {
         self.linear_rows[usize::from(r)]
     }
 
-    /// A cell's feature sum: its rows summed into `x` (C values).
-    pub(super) fn feature_sum(&self, rows: &CellRows, x: &mut [i32]) {
+    /// A cell's feature sum: its rows summed into `x` (C values). The loader's bound keeps
+    /// it in i16.
+    pub(super) fn feature_sum(&self, rows: &CellRows, x: &mut [i16]) {
         x.fill(0);
         for &r in &rows[..self.inputs] {
             x.iter_mut().zip(self.row(r)).for_each(|(x, &t)| *x += t);
@@ -862,13 +927,13 @@ impl Network {
 
     /// A cell's activations (after the cell layer when there is one) from its feature sum
     /// `x` into `out`, using `a1` (C values) as scratch.
-    pub(super) fn activate(&self, x: &[i32], a1: &mut [i32], out: &mut [i32]) {
+    pub(super) fn activate(&self, x: &[i16], a1: &mut [i16], out: &mut [i16]) {
         let embed = self.shifts.embed - ACT_SHIFT;
         match &self.cell {
             Some(layer) => {
                 let ch = self.channels;
                 for (a, &x) in a1.iter_mut().zip(x) {
-                    *a = activation(x, embed);
+                    *a = feature_activation(x, embed);
                 }
                 for (o, a) in out.iter_mut().enumerate() {
                     let y = dot(&layer.w[o * ch..][..ch], a1) + layer.b[o];
@@ -877,7 +942,7 @@ impl Network {
             }
             None => {
                 for (o, &x) in out.iter_mut().zip(x) {
-                    *o = activation(x, embed);
+                    *o = feature_activation(x, embed);
                 }
             }
         }
@@ -891,8 +956,8 @@ impl Network {
         pb: &PatternBoard,
         i: Idx,
         side: Color,
-        (x, a1): (&mut [i32], &mut [i32]),
-        out: &mut [i32],
+        (x, a1): (&mut [i16], &mut [i16]),
+        out: &mut [i16],
     ) -> i32 {
         let rows = self.cell_rows(pb, i)[side as usize];
         self.feature_sum(&rows, x);
@@ -926,7 +991,7 @@ impl Network {
         let mlp = (0..self.hidden)
             .map(|h| {
                 let z = dot(&self.value1_w[h * ch..][..ch], pooled) + self.value1_b[h];
-                self.value2_w[h] * activation(z, shift1)
+                self.value2_w[h] * i32::from(activation(z, shift1))
             })
             .sum::<i32>();
         linear + mlp + self.value2_b
@@ -934,9 +999,9 @@ impl Network {
 
     /// The 3x3 depthwise convolution of the cells' activations (`[cell][channel]` of an
     /// `n` x `n` board), cells off the board counting as 0 (`quant._conv`).
-    fn convolve(&self, conv: &Layer, a: &[i32], n: usize) -> Vec<i32> {
+    fn convolve(&self, conv: &Layer, a: &[i16], n: usize) -> Vec<i16> {
         let ch = self.channels;
-        let mut out = vec![0i32; a.len()];
+        let mut out = vec![0i16; a.len()];
         for y in 0..n {
             for x in 0..n {
                 let o = &mut out[(y * n + x) * ch..][..ch];
@@ -952,7 +1017,7 @@ impl Network {
                                 continue;
                             };
                             if yy < n && xx < n {
-                                sum += w[dy * 3 + dx] * a[(yy * n + xx) * ch + k];
+                                sum += w[dy * 3 + dx] * i32::from(a[(yy * n + xx) * ch + k]);
                             }
                         }
                     }
@@ -1233,6 +1298,25 @@ mod tests {
         // Just inside: the bias plus one weight of 2 at 127.
         spec.cell_b = i32::MAX - 2 * 127;
         assert!(Network::from_bytes(&spec.to_bytes()).is_ok());
+    }
+
+    /// A cell adds four own pattern rows and a stone row (among others): their largest
+    /// values, four times and once, must stay within i16 in each channel.
+    #[test]
+    fn feature_tables_that_could_sum_past_i16_are_refused() {
+        let with = |stone: i16| {
+            let mut spec = Spec::new(0);
+            spec.stone = stone;
+            let mut b = spec.to_bytes();
+            // Own pattern 0, channel 1 (the tables are `[row][channel]`).
+            let at = HEADER_BYTES + 2;
+            b[at..at + 2].copy_from_slice(&(-8000i16).to_le_bytes());
+            Network::from_bytes(&resealed(b))
+        };
+        assert!(with(767).is_ok());
+        let e = with(768).unwrap_err();
+        assert!(matches!(e, NetworkError::FeatureSums(32768)), "{e}");
+        assert!(e.to_string().contains("export it again"));
     }
 
     /// The enumeration is `model.shape_codes`' (its test checks the counts against what
