@@ -9,7 +9,10 @@
 //! the pattern reach or the window reach, whichever is longer, and its own cell; and of such
 //! a cell mostly one input (the window along the stone's line) or two (a pcode). So an
 //! update takes out the rows of the inputs that changed and adds their new ones; only a cell
-//! whose feature sum changed is activated again.
+//! whose feature sum changed is activated again. The windows' raw codes are kept too: a
+//! window's code is a sum of its cells' digits, so a stone adds its digit to the codes of
+//! the windows that see it (up to a wall: past it a window reads the edge) and taking it
+//! back subtracts it, instead of reading the lines again.
 //!
 //! The update is lazy, as Stockfish's accumulators are: [`NetworkState::value`] compares the
 //! moves this state reflects with the pattern board's ([`PatternBoard::made`]), takes back
@@ -27,7 +30,7 @@ use std::sync::Arc;
 use crate::board::Color;
 use crate::pattern::{Idx, PatternBoard};
 
-use super::network::{ALL_DIRS, CellRows, Network};
+use super::network::{CellRows, Network, WindowCodes};
 use super::threat_mask;
 
 /// Why a network cannot be kept incrementally.
@@ -73,8 +76,10 @@ pub struct NetworkState {
     channels: usize,
     /// How far a stone's change reaches along its lines.
     reach: usize,
-    /// Per cell (the padded grid's indices): its input rows from each view.
+    /// Per cell (the padded grid's indices): its input rows from each view, and its line
+    /// windows' codes.
     rows: Vec<[CellRows; 2]>,
+    codes: Vec<WindowCodes>,
     /// Per view, `[cell][channel]`: the feature sums and the activations (i16: the loader
     /// bounds the sums so).
     x: [Vec<i16>; 2],
@@ -95,10 +100,9 @@ pub struct NetworkState {
     /// cell `4 * channels` values: the sums of both views, then the activations).
     saved: Vec<Saved>,
     saved_values: Vec<i16>,
-    /// The cells the batch being made touches, and per cell the directions of its line
-    /// windows that may have changed (bit `d` for `Dir::ALL[d]`; 0 for no pending change).
+    /// The cells the batch being made touches, each once (`marked`).
     pending: Vec<Idx>,
-    dirs: Vec<u8>,
+    marked: Vec<bool>,
     scratch: Vec<i16>,
 }
 
@@ -125,6 +129,7 @@ impl NetworkState {
             reach: pb.pattern_reach().max(net.window()),
             channels: ch,
             rows: vec![[CellRows::default(); 2]; size],
+            codes: vec![WindowCodes::default(); size],
             x: [vec![0; size * ch], vec![0; size * ch]],
             act: [vec![0; size * ch], vec![0; size * ch]],
             linear: [vec![0; size], vec![0; size]],
@@ -137,7 +142,7 @@ impl NetworkState {
             saved: Vec::new(),
             saved_values: Vec::new(),
             pending: Vec::new(),
-            dirs: vec![0; size],
+            marked: vec![false; size],
             scratch: vec![0; ch],
             net,
         };
@@ -159,7 +164,8 @@ impl NetworkState {
         self.base = self.applied.len();
         for i in pb.all_cells() {
             let iu = usize::from(i);
-            let rows = self.net.cell_rows(pb, i);
+            self.codes[iu] = self.net.window_codes(pb, i);
+            let rows = self.net.cell_rows_with(pb, i, &self.codes[iu]);
             self.rows[iu] = rows;
             for (v, rows) in rows.iter().enumerate() {
                 let x = &mut self.x[v][iu * ch..][..ch];
@@ -221,7 +227,7 @@ impl NetworkState {
             return;
         }
         while self.applied.len() > common {
-            self.take_back();
+            self.take_back(pb);
         }
         let from = self.applied.len();
         if pb.ply() == from {
@@ -231,46 +237,80 @@ impl NetworkState {
             start: from,
             saved: self.saved.len(),
         });
-        // The cells the new moves touch, each once with the union of its directions: the
-        // move's own cell sees it in all four windows, a cell on its line in the window
-        // along that line (when within the window's reach; beyond, only its pcodes change).
-        let window = self.net.window();
+        // The cells the new moves touch, each once: the move's own cell and the cells on
+        // its lines (their pcodes or windows may change).
         for (at, color) in pb.made().skip(from) {
-            self.pend(at, ALL_DIRS);
-            for (dir, steps, q) in pb.line_cells(at, self.reach) {
-                self.pend(q, if steps <= window { 1 << dir } else { 0 });
+            self.pend(at);
+            for (_, _, q) in pb.line_cells(at, self.reach) {
+                self.pend(q);
             }
+            self.add_stone(pb, at, color, 1);
             self.applied.push((at, color));
         }
         let mut pending = std::mem::take(&mut self.pending);
         for &i in &pending {
-            let dirs = std::mem::replace(&mut self.dirs[usize::from(i)], 0);
-            self.touch(pb, i, dirs & ALL_DIRS);
+            self.marked[usize::from(i)] = false;
+            self.touch(pb, i);
         }
         pending.clear();
         self.pending = pending;
     }
 
-    /// Notes that cell `i` (a padding cell is skipped) may have changed, in the line windows
-    /// along `dirs` too.
-    fn pend(&mut self, i: Idx, dirs: u8) {
-        let iu = usize::from(i);
-        if !self.on_board.get(iu).copied().unwrap_or(false) {
+    /// Adds (`sign` 1) or takes out (-1) the digit of a stone of `color` on `at` in the
+    /// codes of the line windows that see it: `at`'s own four (their centre), and along
+    /// each line out to the window's reach, up to and including the first wall (a blocked
+    /// cell's own window sees past its centre; a window past the wall reads the edge
+    /// there).
+    fn add_stone(&mut self, pb: &PatternBoard, at: Idx, color: Color, sign: i32) {
+        let reach = self.net.window();
+        if reach == 0 {
             return;
         }
-        // Bit 7 marks a cell already pending.
-        if self.dirs[iu] == 0 {
-            self.pending.push(i);
+        // A stone's digit from each view: 1 for the view's own colour, 2 for the other.
+        let digit = |view: Color| if view == color { 1 } else { 2 };
+        let digits = [digit(Color::Black), digit(Color::White)].map(|d| d * sign);
+        // The stone `-offset` from a window's centre is its digit `reach - offset`, the
+        // first most significant.
+        let mut add = |q: Idx, dir: usize, offset: isize| {
+            let place = 4i32.pow((reach as isize + offset) as u32);
+            for (code, d) in self.codes[usize::from(q)].iter_mut().zip(digits) {
+                code[dir] = code[dir].wrapping_add_signed(d * place);
+            }
+        };
+        for dir in 0..4 {
+            add(at, dir, 0);
         }
-        self.dirs[iu] |= dirs | 0x80;
+        // Per direction and way (back, forth): whether the walk has passed a wall.
+        let mut stopped = [[false; 2]; 4];
+        // `line_cells` walks outwards, one step either way at a time.
+        for (dir, offset, q) in pb.line_cells(at, reach) {
+            let way = usize::from(offset > 0);
+            if stopped[dir][way] {
+                continue;
+            }
+            if self.on_board.get(usize::from(q)).copied().unwrap_or(false) {
+                add(q, dir, offset);
+            }
+            stopped[dir][way] = pb.is_wall(q);
+        }
     }
 
-    /// Brings cell `i` up to date, its windows along `dirs` included, saving it first if
+    /// Notes that cell `i` (a padding cell is skipped) may have changed.
+    fn pend(&mut self, i: Idx) {
+        let iu = usize::from(i);
+        if !self.on_board.get(iu).copied().unwrap_or(false) || self.marked[iu] {
+            return;
+        }
+        self.marked[iu] = true;
+        self.pending.push(i);
+    }
+
+    /// Brings cell `i` up to date from the board and its window codes, saving it first if
     /// it changes.
-    fn touch(&mut self, pb: &PatternBoard, i: Idx, dirs: u8) {
+    fn touch(&mut self, pb: &PatternBoard, i: Idx) {
         let iu = usize::from(i);
         let old = self.rows[iu];
-        let new = self.net.cell_rows_after(pb, i, old, dirs);
+        let new = self.net.cell_rows_with(pb, i, &self.codes[iu]);
         if new == old {
             return;
         }
@@ -319,8 +359,8 @@ impl NetworkState {
     }
 
     /// Takes back the last batch: its cells' saved inputs, sums, activations and shares,
-    /// and the board sums.
-    fn take_back(&mut self) {
+    /// the board sums, and its moves' digits in the window codes.
+    fn take_back(&mut self, pb: &PatternBoard) {
         let batch = self.batches.pop().expect("applied moves belong to a batch");
         let ch = self.channels;
         let per = 4 * ch;
@@ -342,6 +382,10 @@ impl NetworkState {
             }
         }
         self.saved_values.truncate(batch.saved * per);
+        for k in batch.start..self.applied.len() {
+            let (at, color) = self.applied[k];
+            self.add_stone(pb, at, color, -1);
+        }
         self.applied.truncate(batch.start);
     }
 }

@@ -212,8 +212,9 @@ struct Lines {
 pub(super) type CellRows = [u16; MAX_INPUTS];
 /// Inputs of a cell: two pcodes, a stone and four windows.
 pub(super) const MAX_INPUTS: usize = 7;
-/// Every direction, as the bits of [`Network::cell_rows_after`]'s `dirs`.
-pub(super) const ALL_DIRS: u8 = 0b1111;
+/// A cell's raw line window codes ([`window_codes`]), per view (indexed by [`Color`]) and
+/// direction (`Dir::ALL`'s order); all 0 for a network without windows.
+pub(super) type WindowCodes = [[u32; 4]; 2];
 /// Where each kind of row starts in the row table.
 const OWN_PCODE_ROWS: usize = 0;
 const OPP_PCODE_ROWS: usize = PCODE_COUNT;
@@ -865,18 +866,28 @@ impl Network {
     /// The feature rows of cell `i`'s inputs from each colour's view (indexed by
     /// [`Color`]); the first [`Network::inputs`] of each are used.
     pub(super) fn cell_rows(&self, pb: &PatternBoard, i: Idx) -> [CellRows; 2] {
-        self.cell_rows_after(pb, i, [[0; MAX_INPUTS]; 2], ALL_DIRS)
+        self.cell_rows_with(pb, i, &self.window_codes(pb, i))
     }
 
-    /// [`Network::cell_rows`] where only the line windows along the directions of `dirs`
-    /// (bit `d` for `Dir::ALL[d]`) may differ from `rows`: the others are kept.
-    pub(super) fn cell_rows_after(
+    /// Cell `i`'s line window codes, read from the board.
+    pub(super) fn window_codes(&self, pb: &PatternBoard, i: Idx) -> WindowCodes {
+        let Some(lines) = &self.lines else {
+            return [[0; 4]; 2];
+        };
+        let dirs: [[usize; 2]; 4] =
+            std::array::from_fn(|dir| window_codes(pb, i, dir, lines.reach));
+        std::array::from_fn(|view| dirs.map(|codes| codes[view] as u32))
+    }
+
+    /// [`Network::cell_rows`] with the line windows given by their codes (the board's
+    /// other inputs read from `pb`).
+    pub(super) fn cell_rows_with(
         &self,
         pb: &PatternBoard,
         i: Idx,
-        mut rows: [CellRows; 2],
-        dirs: u8,
+        codes: &WindowCodes,
     ) -> [CellRows; 2] {
+        let mut rows = [[0; MAX_INPUTS]; 2];
         // The exporter's codes: pcode 0 on a stone (the board keeps no info there), stones
         // 0 empty, 1 the mover's, 2 the opponent's.
         let pcode = pb.info(i).pcode;
@@ -893,11 +904,10 @@ impl Network {
                 }) as u16;
         }
         if let Some(lines) = &self.lines {
-            for dir in (0..4).filter(|d| dirs & (1 << d) != 0) {
-                let codes = window_codes(pb, i, dir, lines.reach);
-                for v in 0..2 {
+            for (rows, codes) in rows.iter_mut().zip(codes) {
+                for (row, &code) in rows[3..].iter_mut().zip(codes) {
                     // Shape rows end below 2,005 + 22,143: they fit u16.
-                    rows[v][3 + dir] = (SHAPE_ROWS + usize::from(lines.row[codes[v]])) as u16;
+                    *row = (SHAPE_ROWS + usize::from(lines.row[code as usize])) as u16;
                 }
             }
         }
