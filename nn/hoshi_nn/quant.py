@@ -5,9 +5,10 @@ Weights become integers at per-tensor power-of-two scales, chosen at export as f
 type allows: the feature tables int16, the dense layers int8 with int32 biases. Activations
 are bytes 0..127 at scale 128 (the float model clips to [0, 127/128] to match). A cell's
 feature sum is int16 (the tables' scale is chosen so that no cell's sum can leave it: the
-engine adds them in 16 bits); all other sums are int32; every rescaling is an arithmetic right shift (a floor), so the engine's inference
-can give exactly the outputs `forward` gives here. docs/network.md has the file's layout and
-the arithmetic step by step; this module is its executable statement.
+engine adds them in 16 bits); all other sums are int32; every rescaling is an arithmetic
+right shift (a floor), so the engine's inference can give exactly the outputs `forward`
+gives here. docs/network.md has the file's layout and the arithmetic step by step; this
+module is its executable statement.
 """
 
 from __future__ import annotations
