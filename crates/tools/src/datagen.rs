@@ -74,25 +74,24 @@ pub struct SearchedGames {
 /// Runs `datagen`: plays the missing games and appends them to the file.
 pub fn run(args: &DatagenArgs, seed: u64, eval: &Evaluator) -> Result<(), String> {
     Board::new(i64::from(args.size), i64::from(args.size)).map_err(|e| e.to_string())?;
-    let out = &args.output;
+    let output = &args.output;
     let header = Header {
         rule: args.rule,
         size: args.size,
-        nodes: out.nodes,
+        nodes: output.nodes,
         seed,
         weights: eval.id(),
     };
-    let done = out.open(&header)?.len();
-    if done >= args.games {
-        eprintln!("{}: {done} games already, nothing to do", out.out.display());
-        return Ok(());
-    }
-    let tally = out.append(done, args.games, eval, |i, players| {
+    let done = output.open(&header)?.len();
+    let Some(tally) = output.append(done, args.games, eval, |i, players| {
         play(&header, i, players)
-    })?;
+    })?
+    else {
+        return Ok(());
+    };
     eprintln!(
         "{}: {} games ({} new: black won {}, white won {}, drawn {})",
-        out.out.display(),
+        output.out.display(),
         args.games,
         args.games - done,
         tally[0],
@@ -150,15 +149,19 @@ impl SearchedGames {
     /// Makes games `done..total` with `game(index, [black's searcher, white's])` on the
     /// workers, each with its own two searchers evaluating with `eval`, and appends them in
     /// index order, so the file does not depend on the threads. The games' tally: black's
-    /// wins, white's, draws.
+    /// wins, white's, draws; `None` (said on stderr) when the file holds `total` already.
     pub fn append(
         &self,
         done: usize,
         total: usize,
         eval: &Evaluator,
         game: impl Fn(usize, &mut [Searcher; 2]) -> SelfPlayGame + Sync,
-    ) -> Result<[usize; 3], String> {
+    ) -> Result<Option<[usize; 3]>, String> {
         let (path, threads) = (&self.out, self.threads);
+        if done >= total {
+            eprintln!("{}: {done} games already, nothing to do", path.display());
+            return Ok(None);
+        }
         let mut file = OpenOptions::new()
             .append(true)
             .open(path)
@@ -210,7 +213,7 @@ impl SearchedGames {
         result?;
         file.sync_data()
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        Ok(tally)
+        Ok(Some(tally))
     }
 }
 

@@ -37,8 +37,8 @@ pub struct RescoreArgs {
 
 /// Runs `rescore`: searches the games the output lacks and appends them.
 pub fn run(args: &RescoreArgs, eval: &Evaluator) -> Result<(), String> {
-    let out = &args.output;
-    if args.input == out.out {
+    let output = &args.output;
+    if args.input == output.out {
         return Err("--out must be another file than the input".into());
     }
     let input = selfplay::read(&args.input)?;
@@ -51,36 +51,34 @@ pub fn run(args: &RescoreArgs, eval: &Evaluator) -> Result<(), String> {
         }
     }
     let header = Header {
-        nodes: out.nodes,
+        nodes: output.nodes,
         weights: eval.id(),
         ..h
     };
-    let written = out.open(&header)?;
+    let written = output.open(&header)?;
     let done = written.len();
     if let Some(i) = (0..done).find(|&i| !same_play(&written[i], games.get(i))) {
         return Err(format!(
             "{} game {} is not game {} of {} (with impossible games left out): continue a \
              run from the same input, or write another file",
-            out.out.display(),
+            output.out.display(),
             i + 1,
             i + 1,
             args.input.display()
         ));
     }
-    if done >= games.len() {
-        eprintln!("{}: {done} games already, nothing to do", out.out.display());
-        return Ok(());
-    }
-    out.append(done, games.len(), eval, |i, players| {
+    let appended = output.append(done, games.len(), eval, |i, players| {
         rescore(&header, &games[i], players)
     })?;
-    eprintln!(
-        "{}: {} games ({} searched again at {} nodes a move)",
-        out.out.display(),
-        games.len(),
-        games.len() - done,
-        out.nodes
-    );
+    if appended.is_some() {
+        eprintln!(
+            "{}: {} games ({} searched again at {} nodes a move)",
+            output.out.display(),
+            games.len(),
+            games.len() - done,
+            output.nodes
+        );
+    }
     Ok(())
 }
 
