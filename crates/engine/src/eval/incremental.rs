@@ -31,6 +31,7 @@ use crate::board::Color;
 use crate::pattern::{Idx, PatternBoard};
 
 use super::network::{CellRows, Network, WindowCodes};
+use super::simd::{self, Simd};
 use super::threat_mask;
 
 /// Why a network cannot be kept incrementally.
@@ -103,7 +104,10 @@ pub struct NetworkState {
     /// The cells the batch being made touches, each once (`marked`).
     pending: Vec<Idx>,
     marked: Vec<bool>,
+    /// Scratch, `2 * channels`: the cell layer's input and a cell's new activations.
     scratch: Vec<i16>,
+    /// The vector instructions the update runs on.
+    simd: Simd,
 }
 
 impl NetworkState {
@@ -143,7 +147,8 @@ impl NetworkState {
             saved_values: Vec::new(),
             pending: Vec::new(),
             marked: vec![false; size],
-            scratch: vec![0; ch],
+            scratch: vec![0; 2 * ch],
+            simd: Simd::detect(),
             net,
         };
         state.rebuild(pb);
@@ -171,11 +176,8 @@ impl NetworkState {
                 let x = &mut self.x[v][iu * ch..][..ch];
                 self.net.feature_sum(rows, x);
                 let act = &mut self.act[v][iu * ch..][..ch];
-                self.net.activate(x, &mut self.scratch, act);
-                self.pooled[v]
-                    .iter_mut()
-                    .zip(act.iter())
-                    .for_each(|(s, &a)| *s += i32::from(a));
+                self.net.activate(x, &mut self.scratch[..ch], act);
+                simd::accumulate(&mut self.pooled[v], act);
                 let share = self.linear_share(rows);
                 self.linear[v][iu] = share;
                 self.linear_sum[v] += share;
@@ -200,6 +202,31 @@ impl NetworkState {
     /// value, brought up to date with `pb`'s moves first. `pb` must be the board this state
     /// was made on, moved only through `make` and `undo` since.
     pub fn value(&mut self, pb: &PatternBoard, side: Color) -> i32 {
+        match self.simd {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Simd::detect` found AVX2 on this CPU.
+            Simd::Avx2 => unsafe { self.value_avx2(pb, side) },
+            _ => self.value_with(pb, side),
+        }
+    }
+
+    /// [`NetworkState::value`] compiled for AVX2: the update's kernels are inlined into it.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn value_avx2(&mut self, pb: &PatternBoard, side: Color) -> i32 {
+        self.value_with(pb, side)
+    }
+
+    /// Makes the state use `simd` (tests compare the instruction sets).
+    #[cfg(test)]
+    fn with_simd(mut self, simd: Simd) -> NetworkState {
+        self.simd = simd;
+        self
+    }
+
+    /// [`NetworkState::value`]'s body, inlined into each instruction set's copy.
+    #[inline(always)]
+    fn value_with(&mut self, pb: &PatternBoard, side: Color) -> i32 {
         self.sync(pb);
         let v = side as usize;
         let value = self.net.value(
@@ -214,6 +241,7 @@ impl NetworkState {
     }
 
     /// Brings the state to `pb`'s moves (see the module doc).
+    #[inline(always)]
     fn sync(&mut self, pb: &PatternBoard) {
         let common = self
             .applied
@@ -272,7 +300,7 @@ impl NetworkState {
         // The stone `-offset` from a window's centre is its digit `reach - offset`, the
         // first most significant.
         let mut add = |q: Idx, dir: usize, offset: isize| {
-            let place = 4i32.pow((reach as isize + offset) as u32);
+            let place = 1 << (2 * (reach as isize + offset));
             for (code, d) in self.codes[usize::from(q)].iter_mut().zip(digits) {
                 code[dir] = code[dir].wrapping_add_signed(d * place);
             }
@@ -307,6 +335,7 @@ impl NetworkState {
 
     /// Brings cell `i` up to date from the board and its window codes, saving it first if
     /// it changes.
+    #[inline(always)]
     fn touch(&mut self, pb: &PatternBoard, i: Idx) {
         let iu = usize::from(i);
         let old = self.rows[iu];
@@ -334,24 +363,17 @@ impl NetworkState {
             let x = &mut self.x[v][iu * ch..][..ch];
             for (&o, &n) in old[v][..inputs].iter().zip(&new[v][..inputs]) {
                 if o != n {
-                    let (out, add) = (self.net.row(o), self.net.row(n));
                     // `x - o` is the sum of the cell's other rows: within the bound.
-                    for ((x, &o), &a) in x.iter_mut().zip(out).zip(add) {
-                        *x = *x - o + a;
-                    }
+                    simd::swap_row(x, self.net.row(o), self.net.row(n));
                 }
             }
-            let act = &mut self.act[v][iu * ch..][..ch];
-            let pooled = &mut self.pooled[v];
-            pooled
-                .iter_mut()
-                .zip(act.iter())
-                .for_each(|(s, &a)| *s -= i32::from(a));
-            self.net.activate(x, &mut self.scratch, act);
-            pooled
-                .iter_mut()
-                .zip(act.iter())
-                .for_each(|(s, &a)| *s += i32::from(a));
+            let (a1, new_act) = self.scratch.split_at_mut(ch);
+            self.net.activate(x, a1, new_act);
+            simd::set_activations(
+                new_act,
+                &mut self.act[v][iu * ch..][..ch],
+                &mut self.pooled[v],
+            );
             let share = self.linear_share(&new[v]);
             self.linear_sum[v] += share - self.linear[v][iu];
             self.linear[v][iu] = share;
@@ -360,6 +382,7 @@ impl NetworkState {
 
     /// Takes back the last batch: its cells' saved inputs, sums, activations and shares,
     /// the board sums, and its moves' digits in the window codes.
+    #[inline(always)]
     fn take_back(&mut self, pb: &PatternBoard) {
         let batch = self.batches.pop().expect("applied moves belong to a batch");
         let ch = self.channels;
@@ -370,13 +393,11 @@ impl NetworkState {
             self.rows[iu] = saved.rows;
             for v in 0..2 {
                 self.x[v][iu * ch..][..ch].copy_from_slice(&values[v * ch..][..ch]);
-                let act = &mut self.act[v][iu * ch..][..ch];
-                let old = &values[(2 + v) * ch..][..ch];
-                let pooled = &mut self.pooled[v];
-                for ((s, a), &o) in pooled.iter_mut().zip(act.iter_mut()).zip(old) {
-                    *s += i32::from(o) - i32::from(*a);
-                    *a = o;
-                }
+                simd::set_activations(
+                    &values[(2 + v) * ch..][..ch],
+                    &mut self.act[v][iu * ch..][..ch],
+                    &mut self.pooled[v],
+                );
                 self.linear_sum[v] += saved.linear[v] - self.linear[v][iu];
                 self.linear[v][iu] = saved.linear[v];
             }
@@ -409,18 +430,22 @@ mod tests {
 
     /// Random walks of makes and undos, the value asked at random points only (so that
     /// batches of several moves, and take-backs across them, occur): each value equals the
-    /// from-scratch value, for both sides to move.
+    /// from-scratch value, for both sides to move, on the build's instructions and on the
+    /// best this CPU has (AVX2 where it has it).
     #[test]
     fn the_incremental_value_is_the_recomputed_one() {
         let mut board = Board::new(15, 15).unwrap();
         board.block(Pos::new(3, 4)).unwrap();
-        for bytes in NETWORKS {
+        for (bytes, simd) in NETWORKS
+            .iter()
+            .flat_map(|&b| [(b, Simd::Portable), (b, Simd::detect())])
+        {
             let net = network(bytes);
             for (rule, seed) in [(Rule::Freestyle, 1), (Rule::Renju, 2), (Rule::Freestyle, 3)] {
                 let mut pb = PatternBoard::new(&board, rule);
                 // The check inside `value` is the same comparison; the test makes it itself.
                 pb.verify = false;
-                let mut state = NetworkState::new(net.clone(), &pb).unwrap();
+                let mut state = NetworkState::new(net.clone(), &pb).unwrap().with_simd(simd);
                 let mut rng = Rng::new(seed);
                 let mut side = Color::Black;
                 let mut checked = 0;
@@ -438,7 +463,7 @@ mod tests {
                             assert_eq!(
                                 state.value(&pb, s),
                                 net.evaluate(&pb, s).unwrap().value,
-                                "{rule:?} ply {}",
+                                "{rule:?} {simd:?} ply {}",
                                 pb.ply()
                             );
                             checked += 1;

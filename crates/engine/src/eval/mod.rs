@@ -23,6 +23,7 @@ pub mod incremental;
 pub mod model;
 pub mod network;
 pub mod policy;
+mod simd;
 
 use std::fmt;
 use std::path::Path;

@@ -41,6 +41,7 @@ use crate::pattern::{Idx, PCODE_COUNT, Pattern, PatternBoard, Pcode, Pcodes};
 use crate::rules::Rule;
 
 use super::model::vocabulary;
+use super::simd::{self, ACT_MAX, dot};
 use super::{THREAT_MASKS, threat_mask};
 
 /// The file's first bytes.
@@ -71,7 +72,6 @@ const HEADER_BYTES: usize = 44;
 const CRC_BYTES: usize = 4;
 /// Activations are bytes `0..=ACT_MAX` at scale `2^ACT_SHIFT`.
 const ACT_SHIFT: u32 = 7;
-const ACT_MAX: i32 = 127;
 /// The exporter's range of the feature tables' shift (`quant.quantise`): the tables' sum is
 /// read at scale 2^7 after a right shift, so their own scale is no coarser.
 const EMBED_SHIFTS: std::ops::RangeInclusive<u8> = 7..=15;
@@ -477,20 +477,6 @@ fn activation(x: i32, shift: u32) -> i16 {
     (x >> shift).clamp(0, ACT_MAX) as i16
 }
 
-/// [`activation`] of a feature sum, in 16 bits (the same value: the shift is below 16; 16
-/// lanes to a vector where i32 has 8).
-#[inline]
-fn feature_activation(x: i16, shift: u32) -> i16 {
-    (x >> shift).clamp(0, ACT_MAX as i16)
-}
-
-/// The dot product of a row of weights and activations (or pooled sums): the loader's
-/// bounds keep it in i32.
-#[inline]
-fn dot<A: Copy + Into<i32>>(w: &[i32], a: &[A]) -> i32 {
-    w.iter().zip(a).map(|(&w, &a)| w * a.into()).sum()
-}
-
 impl Network {
     /// Parses a network file, refusing anything but a whole, valid one of this build's
     /// pcode vocabulary.
@@ -845,11 +831,7 @@ impl Network {
         }
         let mut pooled = vec![0i32; ch];
         for cell in 0..n * n {
-            let a = &a2[cell * ch..][..ch];
-            pooled
-                .iter_mut()
-                .zip(a)
-                .for_each(|(s, &a)| *s += i32::from(a));
+            simd::accumulate(&mut pooled, &a2[cell * ch..][..ch]);
         }
         let value = self.value(&pooled, linear + self.threat_entry(threat_mask(pb, side)));
         let policy = (0..n * n)
@@ -931,30 +913,25 @@ impl Network {
     pub(super) fn feature_sum(&self, rows: &CellRows, x: &mut [i16]) {
         x.fill(0);
         for &r in &rows[..self.inputs] {
-            x.iter_mut().zip(self.row(r)).for_each(|(x, &t)| *x += t);
+            simd::add_row(x, self.row(r));
         }
     }
 
     /// A cell's activations (after the cell layer when there is one) from its feature sum
     /// `x` into `out`, using `a1` (C values) as scratch.
+    #[inline(always)]
     pub(super) fn activate(&self, x: &[i16], a1: &mut [i16], out: &mut [i16]) {
         let embed = self.shifts.embed - ACT_SHIFT;
         match &self.cell {
             Some(layer) => {
                 let ch = self.channels;
-                for (a, &x) in a1.iter_mut().zip(x) {
-                    *a = feature_activation(x, embed);
-                }
+                simd::activate(x, embed, a1);
                 for (o, a) in out.iter_mut().enumerate() {
                     let y = dot(&layer.w[o * ch..][..ch], a1) + layer.b[o];
                     *a = activation(y, self.shifts.cell);
                 }
             }
-            None => {
-                for (o, &x) in out.iter_mut().zip(x) {
-                    *o = feature_activation(x, embed);
-                }
-            }
+            None => simd::activate(x, embed, out),
         }
     }
 
@@ -994,7 +971,9 @@ impl Network {
     }
 
     /// The value from the pooled activations (C sums over the cells) and the linear part
-    /// (the cells' shares and the threat table's entry).
+    /// (the cells' shares and the threat table's entry). Inlined so that the incremental
+    /// state's AVX2 path compiles it with AVX2 ([`simd`]).
+    #[inline(always)]
     pub(super) fn value(&self, pooled: &[i32], linear: i32) -> i32 {
         let ch = self.channels;
         let shift1 = self.shifts.value1 + POOL_SHIFT;

@@ -1,0 +1,92 @@
+//! The network's lane-by-lane kernels, and the choice of vector instructions they run on.
+//!
+//! The kernels are plain loops over slices, which the compiler vectorises; they are
+//! integer operations, so every instruction set gives the same numbers, and what differs
+//! is how many lanes one instruction takes. The build targets plain x86-64 (SSE2: 8 i16
+//! lanes, and no 32-bit multiply for the value layer's dot products). [`Simd::detect`]
+//! finds AVX2 at run time (16 i16 lanes, `vpmulld`); a caller told so runs its work inside
+//! a function compiled for it (`#[target_feature(enable = "avx2")]`), into which these
+//! kernels and the work around them are inlined (`#[inline(always)]`: a kernel compiled
+//! apart would run on the build's instructions). The Windows build is the same x86-64
+//! target and makes the same check.
+
+/// The vector instructions the incremental state runs on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Simd {
+    /// What the build targets (SSE2 on x86-64).
+    Portable,
+    /// AVX2, found at run time.
+    Avx2,
+}
+
+impl Simd {
+    /// The best this CPU has.
+    #[must_use]
+    pub fn detect() -> Simd {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            return Simd::Avx2;
+        }
+        Simd::Portable
+    }
+}
+
+/// The largest activation: activations are bytes `0..=ACT_MAX` (the network file's
+/// arithmetic, docs/network.md).
+pub(super) const ACT_MAX: i32 = 127;
+
+/// A feature sum's activation, `clamp(x >> shift, 0, ACT_MAX)`, in 16 bits (16 lanes to a
+/// vector where i32 has 8; the shift is below 16, so the value is the i32 one's).
+#[inline(always)]
+pub(super) fn feature_activation(x: i16, shift: u32) -> i16 {
+    (x >> shift).clamp(0, ACT_MAX as i16)
+}
+
+/// `out = feature_activation(x)`, lane by lane.
+#[inline(always)]
+pub(super) fn activate(x: &[i16], shift: u32, out: &mut [i16]) {
+    for (o, &x) in out.iter_mut().zip(x) {
+        *o = feature_activation(x, shift);
+    }
+}
+
+/// `x += row`: a feature sum gains an input's row.
+#[inline(always)]
+pub(super) fn add_row(x: &mut [i16], row: &[i16]) {
+    for (x, &r) in x.iter_mut().zip(row) {
+        *x += r;
+    }
+}
+
+/// `x += add - out`: a feature sum trades one input's row for another. The caller knows
+/// the result is within i16 (the loader's bound on a cell's sum).
+#[inline(always)]
+pub(super) fn swap_row(x: &mut [i16], out: &[i16], add: &[i16]) {
+    for ((x, &o), &a) in x.iter_mut().zip(out).zip(add) {
+        *x = *x - o + a;
+    }
+}
+
+/// `act = new`, the change added to `pooled` (the sum of `act` over the cells): a cell's
+/// activations replaced.
+#[inline(always)]
+pub(super) fn set_activations(new: &[i16], act: &mut [i16], pooled: &mut [i32]) {
+    for ((a, s), &n) in act.iter_mut().zip(pooled.iter_mut()).zip(new) {
+        *s += i32::from(n) - i32::from(*a);
+        *a = n;
+    }
+}
+
+/// `sum += a`, widened.
+#[inline(always)]
+pub(super) fn accumulate(sum: &mut [i32], a: &[i16]) {
+    for (s, &a) in sum.iter_mut().zip(a) {
+        *s += i32::from(a);
+    }
+}
+
+/// The dot product of weights and inputs (the loader's bounds keep it in i32).
+#[inline(always)]
+pub(super) fn dot<A: Copy + Into<i32>>(w: &[i32], a: &[A]) -> i32 {
+    w.iter().zip(a).map(|(&w, &a)| w * a.into()).sum()
+}
