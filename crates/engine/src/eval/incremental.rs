@@ -21,6 +21,10 @@
 //! A cell's inputs depend on the current stones alone, so this is exact; moves the search
 //! makes and takes back without evaluating (threat searches, move ordering) cost nothing.
 //!
+//! The lane-by-lane work is `super::simd`'s kernels, inlined into two copies of
+//! [`NetworkState::value`]: one compiled for AVX2, taken when the CPU has it, and the
+//! build's own.
+//!
 //! The 3x3 convolution spreads a change to the neighbours' neighbours; a network with it is
 //! refused ([`StateError::Convolution`]).
 
