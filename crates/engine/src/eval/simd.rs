@@ -38,7 +38,7 @@ pub(super) const ACT_MAX: i32 = 127;
 /// A feature sum's activation, `clamp(x >> shift, 0, ACT_MAX)`, in 16 bits (16 lanes to a
 /// vector where i32 has 8; the shift is below 16, so the value is the i32 one's).
 #[inline(always)]
-pub(super) fn feature_activation(x: i16, shift: u32) -> i16 {
+fn feature_activation(x: i16, shift: u32) -> i16 {
     (x >> shift).clamp(0, ACT_MAX as i16)
 }
 
