@@ -45,6 +45,9 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--no-cell", action="store_true",
                    help="no per-cell C x C layer: a cell's activation is its clipped feature "
                         "sum (cheap to update incrementally, as Rapfi's mix6)")
+    p.add_argument("--mirror", action="store_true",
+                   help="tie the colours' features (needs --no-cell): the engine then keeps "
+                        "one view of the board for both sides, about half the update")
     p.add_argument("--residual", action="store_true",
                    help="learn a correction to the baseline tables: the value logit is the "
                         "tables' evaluation / K plus the network's")
@@ -67,6 +70,8 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--limit", type=int, default=0,
                    help="use only the first N positions (a quick try; 0: all)")
     args = p.parse_args()
+    if args.mirror and (not args.no_cell or args.conv or args.channels % 2):
+        p.error("--mirror needs --no-cell, no --conv and an even --channels")
     if not 0 <= args.window <= MAX_WINDOW:
         p.error(f"--window {args.window}: the integer format takes 0 to {MAX_WINDOW}")
     return args
@@ -217,12 +222,13 @@ def main() -> None:
           f"(temperature {temperature:.1f}), top-1 {100 * prior_top1:.1f} %")
 
     shape = Shape(args.channels, args.hidden, not args.no_pcode, args.conv, args.window,
-                  cell=not args.no_cell)
+                  cell=not args.no_cell, mirror=args.mirror)
     net = MixNet(shape, counts).to(device)
     params = sum(p.numel() for p in net.parameters())
     print(f"network: {shape.channels} channels, value MLP {shape.hidden}, pcode tables "
           f"{'yes' if shape.pcode else 'no'}, 3x3 convolution {'yes' if shape.conv else 'no'}, "
-          f"line windows {shape.window or 'no'}, cell layer {'yes' if shape.cell else 'no'}; "
+          f"line windows {shape.window or 'no'}, cell layer {'yes' if shape.cell else 'no'}, "
+          f"mirrored {'yes' if shape.mirror else 'no'}; "
           f"{params} parameters")
     # The linear part is the tables' form: a few thousand sparse values that each move
     # little per batch, so it gets its own, larger step.

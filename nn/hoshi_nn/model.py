@@ -17,6 +17,11 @@ each cell see its neighbours' features. The value head pools the cells (a sum, s
 2^-POOL_SHIFT) into a small MLP giving the logit of the mover's win probability; the policy
 head is a linear map of each cell's feature to a logit.
 
+Optionally (`Shape.mirror`, without the cell layer) the colours' features are tied: the
+second half of every table's columns is the first half read for the other colour, so that
+white's view of a board is black's with the halves of the channels swapped and an engine
+keeps one view for both (docs/network.md, "The mirrored network").
+
 Every activation is clipped to [0, 127/128] so that the integer model (quant.py) carries it
 exactly as a byte of 0..127 at scale 128.
 """
@@ -63,6 +68,11 @@ class Shape:
     # activation is its clipped feature sum, as in Rapfi's mix6: an incremental update then
     # costs table additions alone (the layer is C x C multiplications per changed cell).
     cell: bool = True
+    # The colours' mirror (no cell layer, no convolution, even C): channel j + C/2 reads
+    # for the opponent what channel j reads for the mover, so the white view's features are
+    # the black view's with their halves swapped, and an engine keeps one view for both
+    # (docs/network.md, "The mirrored network").
+    mirror: bool = False
 
 
 def clip(x: torch.Tensor) -> torch.Tensor:
@@ -76,12 +86,18 @@ class MixNet(nn.Module):
         c, h = shape.channels, shape.hidden
         self.shape = shape
         self.register_buffer("counts", torch.from_numpy(pcode_counts), persistent=False)
+        if shape.mirror and (shape.cell or shape.conv or c % 2):
+            raise ValueError("a mirrored network has no cell layer, no convolution and an "
+                             "even number of channels")
+        # A mirrored network learns the first half of each feature table's columns; the
+        # second half is the first read for the other colour (`full_table`).
+        t = c // 2 if shape.mirror else c
         # Rows 0..10: own patterns, 11..21: the opponent's.
-        self.pattern = nn.Embedding(2 * PATTERNS, c)
+        self.pattern = nn.Embedding(2 * PATTERNS, t)
         # Rows 0..1000: own pcodes, 1001..2001: the opponent's.
-        self.pcode = nn.Embedding(2 * PCODES, c) if shape.pcode else None
+        self.pcode = nn.Embedding(2 * PCODES, t) if shape.pcode else None
         # Empty, own stone, opponent's stone.
-        self.stone = nn.Embedding(3, c)
+        self.stone = nn.Embedding(3, t)
         self.cell = nn.Linear(c, c) if shape.cell else None
         self.conv = nn.Conv2d(c, c, 3, padding=1, groups=c) if shape.conv else None
         self.lines = None
@@ -92,7 +108,7 @@ class MixNet(nn.Module):
             width = 4 * (2 * shape.window + 1)
             self.lines = nn.Sequential(nn.Linear(width, shape.mapper), nn.ReLU(),
                                        nn.Linear(shape.mapper, shape.mapper), nn.ReLU(),
-                                       nn.Linear(shape.mapper, c))
+                                       nn.Linear(shape.mapper, t))
         # The value's linear part: a scalar per colour and pcode and per stone, summed over
         # the cells, and one per threat mask — the tables' own form (Stockfish's NNUE calls
         # such a part PSQT), so the network holds the linear model and its MLP learns what
@@ -117,12 +133,23 @@ class MixNet(nn.Module):
         nn.init.normal_(self.value1.weight, 0.0, 0.02)
         nn.init.constant_(self.value1.bias, 0.5)
 
+    def full_table(self, table: nn.Embedding) -> torch.Tensor:
+        """A feature table's weights, (rows, channels). A mirrored network's rows are
+        (own, opponent's) blocks of equal size, or the stones (empty, own, opponent's): the
+        second half of a row's columns is the first half of the row for the other colour."""
+        w = table.weight
+        if not self.shape.mirror:
+            return w
+        n = w.shape[0]
+        other = [0, 2, 1] if n == 3 else [*range(n // 2, n), *range(n // 2)]
+        return torch.cat([w, w[other]], dim=1)
+
     def pcode_tables(self) -> torch.Tensor:
         """(2 * PCODES, channels): per colour and pcode, the sum of its four lines' pattern
         features plus its pcode feature."""
-        w = self.pattern.weight.view(2, PATTERNS, -1)
+        w = self.full_table(self.pattern).view(2, PATTERNS, -1)
         t = torch.cat([self.counts @ w[0], self.counts @ w[1]])
-        return t if self.pcode is None else t + self.pcode.weight
+        return t if self.pcode is None else t + self.full_table(self.pcode)
 
     def cells(self, pcode: torch.Tensor, stones: torch.Tensor) -> torch.Tensor:
         """Each cell's feature after the per-cell layers: (batch, cells, channels).
@@ -131,7 +158,8 @@ class MixNet(nn.Module):
         (data.Inputs), own colour first.
         """
         offset = torch.tensor([0, PCODES], device=pcode.device).view(1, 2, 1)
-        x = F.embedding(pcode + offset, self.pcode_tables()).sum(dim=1) + self.stone(stones)
+        x = (F.embedding(pcode + offset, self.pcode_tables()).sum(dim=1)
+             + F.embedding(stones, self.full_table(self.stone)))
         if self.shape.window:
             x = x + self.line_features(stones)
         a = clip(x) if self.cell is None else clip(self.cell(clip(x)))
@@ -154,6 +182,18 @@ class MixNet(nn.Module):
         if self.shape_table is not None:
             known = torch.tensor(shape_codes(self.shape.window), device=codes.device)
             return self.shape_table[torch.searchsorted(known, codes)]
+        if not self.shape.mirror:
+            return self.map_halves(codes)
+        # A shape's second half is the first half of its colours swapped; each distinct
+        # code goes through the mapping network once, so the halves are exact copies.
+        swapped = swap_colours(codes, self.shape.window)
+        both, inverse = torch.unique(torch.cat([codes, swapped]), return_inverse=True)
+        mapped = self.map_halves(both)[inverse]
+        return torch.cat([mapped[:len(codes)], mapped[len(codes):]], dim=1)
+
+    def map_halves(self, codes: torch.Tensor) -> torch.Tensor:
+        """The mapping network's output for n window shapes: (n, channels), or a mirrored
+        network's first halves (n, channels / 2)."""
         length = 2 * self.shape.window + 1
         powers = 4 ** torch.arange(length - 1, -1, -1, device=codes.device)
         digits = (codes[:, None] // powers) % 4
@@ -199,6 +239,18 @@ def shape_codes(window: int) -> np.ndarray:
     codes = np.array(sorted(found), dtype=np.int64)
     codes.flags.writeable = False  # shared by every caller (cached)
     return codes
+
+
+def swap_colours(codes: torch.Tensor, window: int) -> torch.Tensor:
+    """The codes (line_codes') of the same windows with the two colours' stones swapped,
+    each the smaller of its two readings again."""
+    length = 2 * window + 1
+    powers = 4 ** torch.arange(length - 1, -1, -1, device=codes.device)
+    digits = (codes[:, None] // powers) % 4
+    digits = torch.where((digits == 1) | (digits == 2), 3 - digits, digits)
+    forward = (digits * powers).sum(dim=1)
+    backward = (digits.flip(1) * powers).sum(dim=1)
+    return torch.minimum(forward, backward)
 
 
 def line_codes(stones: torch.Tensor, window: int) -> torch.Tensor:

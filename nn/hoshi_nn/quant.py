@@ -22,7 +22,8 @@ import numpy as np
 import torch
 
 from .data import PATTERNS, PCODES, THREAT_MASKS
-from .model import MAX_WINDOW, POOL_SHIFT, MixNet, Shape, line_codes, shape_codes
+from .model import (MAX_WINDOW, POOL_SHIFT, MixNet, Shape, line_codes, shape_codes,
+                    swap_colours)
 
 MAGIC = b"HOSHINET"
 VERSION = 1
@@ -32,7 +33,10 @@ FLAG_CONV = 4
 FLAG_WINDOW = 8
 # No per-cell layer: a cell's activation is its clipped feature sum (Shape.cell false).
 FLAG_NO_CELL = 16
-FLAGS = FLAG_PCODE | FLAG_RESIDUAL | FLAG_CONV | FLAG_WINDOW | FLAG_NO_CELL
+# The colours' mirror (Shape.mirror): each feature table's second half of columns is its
+# first half read for the other colour; `mirror_error` is what a file must satisfy.
+FLAG_MIRROR = 64
+FLAGS = FLAG_PCODE | FLAG_RESIDUAL | FLAG_CONV | FLAG_WINDOW | FLAG_NO_CELL | FLAG_MIRROR
 # The byte after the pattern count is the line windows' reach (0 without FLAG_WINDOW; it
 # was padding, always 0, before windows had an integer format).
 # The byte after the shifts is the rule the positions were played under (its `INFO rule`
@@ -133,6 +137,33 @@ def feature_bound(pattern: np.ndarray, pcode: np.ndarray | None, stone: np.ndarr
     return int(b.max(initial=0))
 
 
+def mirror_error(pattern: np.ndarray, pcode: np.ndarray | None, stone: np.ndarray,
+                 shapes: np.ndarray | None, window: int) -> str | None:
+    """Why these tables are not a mirrored network's, or None: swapping the halves of a
+    row's columns must give the row of the other colour (own and opponent's pattern and
+    pcode rows, own and opponent's stone, the empty cell itself, a window shape and the
+    shape with its colours swapped). The engine's loader checks the same."""
+    def swap(t: np.ndarray) -> np.ndarray:
+        half = t.shape[1] // 2
+        return np.concatenate([t[:, half:], t[:, :half]], axis=1)
+
+    if pattern.shape[1] % 2:
+        return "an odd number of channels"
+    checks = [("pattern", pattern, [*range(PATTERNS, 2 * PATTERNS), *range(PATTERNS)]),
+              ("stone", stone, [0, 2, 1])]
+    if pcode is not None:
+        checks.append(("pcode", pcode, [*range(PCODES, 2 * PCODES), *range(PCODES)]))
+    if shapes is not None:
+        codes = shape_codes(window)
+        other = np.searchsorted(codes, swap_colours(torch.from_numpy(codes.copy()), window)
+                                .numpy())
+        checks.append(("shape", shapes, other))
+    for name, t, other in checks:
+        if not np.array_equal(swap(t), t[other]):
+            return f"the {name} table"
+    return None
+
+
 def _ints(w: np.ndarray, shift: int, dtype: type, name: str) -> np.ndarray:
     q = np.round(w.astype(np.float64) * (1 << shift))
     info = np.iinfo(dtype)
@@ -149,6 +180,11 @@ def quantise(net: MixNet, k: float, vocabulary: int, residual: bool, baseline: i
         raise ExportError(f"line windows of reach {window}: the integer format takes up to "
                           f"{MAX_WINDOW}")
     p = {n: t.detach().cpu().numpy().astype(np.float64) for n, t in net.state_dict().items()}
+    tables = {"pattern": net.pattern, "stone": net.stone} | (
+        {"pcode": net.pcode} if net.pcode is not None else {})
+    with torch.no_grad():
+        for n, table in tables.items():
+            p[f"{n}.weight"] = net.full_table(table).cpu().numpy().astype(np.float64)
     if window:
         # Every shape the engine can meet, mapped once: the table that replaces the
         # mapping network.
@@ -171,6 +207,9 @@ def quantise(net: MixNet, k: float, vocabulary: int, residual: bool, baseline: i
             raise ExportError(f"feature tables: a cell's sum could reach {bound} at scale "
                               f"2^{es}, beyond int16")
         es -= 1
+    if net.shape.mirror and (why := mirror_error(t["pattern.weight"], t.get("pcode.weight"),
+                                                  t["stone.weight"], t.get("shapes"), window)):
+        raise ExportError(f"the mirrored network's tables are not mirrored: {why}")
     cs = _shift(p["cell.weight"], 127, *LAYER_SHIFTS, "cell layer") if net.cell is not None else 0
     v1 = _shift(p["value1.weight"], 127, *LAYER_SHIFTS, "value layer 1")
     v2 = _shift(p["value2.weight"], 127, *LAYER_SHIFTS, "value layer 2")
@@ -235,7 +274,8 @@ def to_bytes(q: QuantNet) -> bytes:
     flags = ((FLAG_PCODE if q.pcode is not None else 0) | (FLAG_RESIDUAL if q.residual else 0)
              | (FLAG_CONV if q.conv_w is not None else 0)
              | (FLAG_WINDOW if q.shapes is not None else 0)
-             | (FLAG_NO_CELL if q.cell_w is None else 0))
+             | (FLAG_NO_CELL if q.cell_w is None else 0)
+             | (FLAG_MIRROR if q.shape.mirror else 0))
     head = HEADER.pack(MAGIC, VERSION, q.shape.channels, q.shape.hidden, flags, POOL_SHIFT,
                        PATTERNS, q.shape.window, PCODES, q.vocabulary, q.k, q.embed_shift,
                        q.cell_shift, q.value1_shift, q.value2_shift, q.policy_shift, q.conv_shift,
@@ -268,6 +308,10 @@ def from_bytes(b: bytes) -> QuantNet:
                           "else 0)")
     conv = bool(flags & FLAG_CONV)
     cell = not flags & FLAG_NO_CELL
+    mirror = bool(flags & FLAG_MIRROR)
+    if mirror and (conv or cell or c % 2):
+        raise ExportError(f"flags {flags:#04x} with {c} channels: a mirrored network has no "
+                          "cell layer, no convolution and an even number of channels")
     layers = {"v1": v1, "v2": v2, "p": ps} | ({"c": cs} if cell else {}) | ({"d": ds} if conv else {})
     if not EMBED_SHIFTS[0] <= es <= EMBED_SHIFTS[1]:
         raise ExportError(f"shift e is {es}, outside what the exporter writes")
@@ -288,7 +332,8 @@ def from_bytes(b: bytes) -> QuantNet:
     pattern = take((2 * PATTERNS, c), "<i2")
     pcode = take((2 * PCODES, c), "<i2") if flags & FLAG_PCODE else None
     shapes = take((len(shape_codes(window)), c), "<i2") if window else None
-    q = QuantNet(Shape(c, h, pcode is not None, conv, window, cell=cell), k, vocabulary,
+    q = QuantNet(Shape(c, h, pcode is not None, conv, window, cell=cell, mirror=mirror), k,
+                 vocabulary,
                  bool(flags & FLAG_RESIDUAL), baseline, rule, es, pattern, pcode, shapes,
                  take((3, c), "<i2"), take((2 * PCODES,), "<i4"), take((3,), "<i4"),
                  take((THREAT_MASKS,), "<i4"), cs if cell else 0,
@@ -300,6 +345,8 @@ def from_bytes(b: bytes) -> QuantNet:
                  ps, take((c,), "i1"), take((1,), "<i4"))
     if at != len(b) - 4:
         raise ExportError("the network file has bytes after its tensors")
+    if mirror and (why := mirror_error(q.pattern, q.pcode, q.stone, q.shapes, window)):
+        raise ExportError(f"the mirrored network's tables are not mirrored: {why}")
     bound = feature_bound(q.pattern, q.pcode, q.stone, q.shapes)
     if bound > INT16[1]:
         raise ExportError(f"the feature tables could sum to {bound} in a cell, past int16: "
@@ -356,19 +403,28 @@ def _conv(q: QuantNet, a: np.ndarray) -> np.ndarray:
     return np.clip(y >> q.conv_shift, 0, ACT_MAX).reshape(batch, cells, c)
 
 
-def forward(q: QuantNet, counts: np.ndarray, pcode: np.ndarray, stones: np.ndarray,
-            mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The integer outputs for a batch from the mover's view (data.Inputs' arrays; `counts`
-    is data.pcode_counts): the value (batch,), the win logit times `q.value_scale`, and the
-    policy (batch, cells), each cell's logit times `q.policy_scale`. Every intermediate is
-    checked to fit int32, and the feature sum int16."""
+def feature_sums(q: QuantNet, counts: np.ndarray, pcode: np.ndarray, stones: np.ndarray
+                 ) -> np.ndarray:
+    """(batch, cells, C) int64: each cell's feature sum from the mover's view (`forward`'s
+    inputs), checked to fit int16."""
     tables = pcode_tables(q, counts)
     pcode = pcode.astype(np.int64)
     x = tables[pcode[:, 0]] + tables[pcode[:, 1] + PCODES]
     x += q.stone[stones.astype(np.int64)]
     if q.shapes is not None:
         x += line_shapes(q, stones)
-    a1 = np.clip(_checked(x, "the feature sum", INT16) >> (q.embed_shift - ACT_SHIFT), 0, ACT_MAX)
+    return _checked(x, "the feature sum", INT16)
+
+
+def forward(q: QuantNet, counts: np.ndarray, pcode: np.ndarray, stones: np.ndarray,
+            mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The integer outputs for a batch from the mover's view (data.Inputs' arrays; `counts`
+    is data.pcode_counts): the value (batch,), the win logit times `q.value_scale`, and the
+    policy (batch, cells), each cell's logit times `q.policy_scale`. Every intermediate is
+    checked to fit int32, and the feature sum int16."""
+    x = feature_sums(q, counts, pcode, stones)
+    pcode = pcode.astype(np.int64)
+    a1 = np.clip(x >> (q.embed_shift - ACT_SHIFT), 0, ACT_MAX)
     if q.cell_w is None:
         a2 = a1
     else:
@@ -393,9 +449,11 @@ def float_net(q: QuantNet, counts: np.ndarray) -> MixNet:
     """The float network whose weights are exactly the exported integers' values: what
     the integer model approximates up to the floors of its shifts."""
     net = MixNet(q.shape, counts)
+    # A mirrored network's parameters are its tables' first halves (MixNet.full_table).
+    learned = slice(q.shape.channels // 2 if q.shape.mirror else None)
     sd = {
-        "pattern.weight": q.pattern / 2.0 ** q.embed_shift,
-        "stone.weight": q.stone / 2.0 ** q.embed_shift,
+        "pattern.weight": q.pattern[:, learned] / 2.0 ** q.embed_shift,
+        "stone.weight": q.stone[:, learned] / 2.0 ** q.embed_shift,
         "psqt.weight": q.psqt[:, None] / 2.0 ** (q.value2_shift + ACT_SHIFT),
         "psqt_stone.weight": q.psqt_stone[:, None] / 2.0 ** (q.value2_shift + ACT_SHIFT),
         "threat.weight": q.threat[:, None] / 2.0 ** (q.value2_shift + ACT_SHIFT),
@@ -407,7 +465,7 @@ def float_net(q: QuantNet, counts: np.ndarray) -> MixNet:
         "policy.bias": q.policy_b / 2.0 ** (q.policy_shift + ACT_SHIFT),
     }
     if q.pcode is not None:
-        sd["pcode.weight"] = q.pcode / 2.0 ** q.embed_shift
+        sd["pcode.weight"] = q.pcode[:, learned] / 2.0 ** q.embed_shift
     if q.cell_w is not None:
         sd["cell.weight"] = q.cell_w / 2.0 ** q.cell_shift
         sd["cell.bias"] = q.cell_b / 2.0 ** (q.cell_shift + ACT_SHIFT)

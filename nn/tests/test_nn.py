@@ -104,7 +104,8 @@ class ExportTest(unittest.TestCase):
     def test_the_file_round_trips_and_damage_is_refused(self) -> None:
         # (The mapping network's width is not in the file: the shape table replaces it.)
         for shape in (Shape(8, 4, True), Shape(4, 8, False), Shape(4, 4, True, conv=True),
-                      Shape(4, 4, True, window=2), Shape(4, 4, False, window=1, cell=False)):
+                      Shape(4, 4, True, window=2), Shape(4, 4, False, window=1, cell=False),
+                      Shape(4, 4, True, window=2, cell=False, mirror=True)):
             q = quant.quantise(random_net(1, shape), 517.3, VOCABULARY, True, 0x1234, 4)
             back = quant.from_bytes(quant.to_bytes(q))
             self.assertEqual((back.shape, back.residual, back.baseline, back.rule),
@@ -143,7 +144,8 @@ class ExportTest(unittest.TestCase):
         x = random_inputs(rng, 64)
         for shape in (Shape(16, 8, True), Shape(8, 8, False, conv=True),
                       Shape(8, 8, True, window=3, mapper=16),
-                      Shape(8, 8, True, window=2, mapper=16, cell=False)):
+                      Shape(8, 8, True, window=2, mapper=16, cell=False),
+                      Shape(8, 8, True, window=2, mapper=16, cell=False, mirror=True)):
             net = random_net(2, shape)
             q = quant.quantise(net, 517.3, VOCABULARY, False, 0)
             value, policy = quant.forward(q, counts, x.pcode, x.stones, x.mask)
@@ -186,6 +188,33 @@ class ExportTest(unittest.TestCase):
         b[-4:] = struct.pack("<I", zlib.crc32(bytes(b[:-4])))
         with self.assertRaisesRegex(quant.ExportError, "could sum to"):
             quant.from_bytes(bytes(b))
+
+    def test_a_mirrored_networks_other_view_is_its_halves_swapped(self) -> None:
+        """What lets the engine keep one view: the same board read by the other colour
+        (stones and pcodes swapped) gives every cell the feature sums with their halves
+        swapped. An unmirrored network does not; a mirrored file whose tables break the
+        mirror is refused."""
+        rng = np.random.default_rng(7)
+        counts = data.pcode_counts(VOCABULARY)
+        x = random_inputs(rng, 16)
+        stones = np.where(x.stones == 0, 0, 3 - x.stones).astype(np.uint8)
+        pcode = x.pcode[:, ::-1].copy()
+        nets = {}
+        for mirror in (True, False):
+            shape = Shape(8, 4, True, window=2, mapper=16, cell=False, mirror=mirror)
+            q = nets[mirror] = quant.quantise(random_net(8, shape), 517.3, VOCABULARY, False, 0)
+            own = quant.feature_sums(q, counts, x.pcode, x.stones)
+            other = quant.feature_sums(q, counts, pcode, stones)
+            swapped = np.concatenate([own[..., 4:], own[..., :4]], axis=-1)
+            self.assertEqual(np.array_equal(other, swapped), mirror)
+        quant.from_bytes(quant.to_bytes(nets[True]))
+        for table in ("pattern", "pcode", "stone", "shapes"):
+            broken = replace(nets[True], **{table: getattr(nets[True], table).copy()})
+            getattr(broken, table)[1, 0] += 1
+            with self.assertRaisesRegex(quant.ExportError, f"not mirrored: the {table[:5]}"):
+                quant.from_bytes(quant.to_bytes(broken))
+        with self.assertRaisesRegex(ValueError, "cell layer"):
+            MixNet(Shape(8, 4, mirror=True), counts)
 
     def test_a_weight_too_large_for_its_type_is_refused(self) -> None:
         net = random_net(4, Shape(4, 4, False))

@@ -6,7 +6,8 @@
 //! networks `nn/train.py` trained on their positions — `r8.hnn` (residual, pcode tables, no
 //! convolution), `c8.hnn` (standalone, line patterns only, the 3x3 convolution), `w8.hnn`
 //! (residual, pcode tables, line windows of reach 2) and `n8.hnn` (standalone, pcode tables,
-//! line windows of reach 2, no cell layer) — and for
+//! line windows of reach 2, no cell layer), `m8.hnn` (residual, pcode tables, line windows of
+//! reach 2, no cell layer, the colours mirrored) — and for
 //! each the integers `nn/reference.py --full` printed on every position of the games'
 //! position file: the value and every cell's policy. The test replays the games into the
 //! positions `pbrain-hoshi features` writes, in its order, and asserts the same integers.
@@ -139,6 +140,13 @@ fn a_line_window_network_matches_the_reference_exactly() {
     assert!(net.residual() && net.has_pcode_table() && !net.has_conv());
     assert_eq!(net.rule(), hoshi::rules::Rule::Freestyle);
     assert_matches_reference("w8.hnn", "w8.expected.jsonl");
+}
+
+#[test]
+fn a_mirrored_network_matches_the_reference_exactly() {
+    let net = Network::load(&data("m8.hnn")).unwrap();
+    assert!(net.mirrored() && net.residual() && net.window() == 2);
+    assert_matches_reference("m8.hnn", "m8.expected.jsonl");
 }
 
 #[test]

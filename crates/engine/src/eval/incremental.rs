@@ -21,6 +21,10 @@
 //! A cell's inputs depend on the current stones alone, so this is exact; moves the search
 //! makes and takes back without evaluating (threat searches, move ordering) cost nothing.
 //!
+//! A mirrored network (`Network::mirrored`) reads a cell from white's view as from black's
+//! with the halves of its channels swapped, so its activations and their sums are kept for
+//! black's view alone, and white's value reads black's sums swapped: half the update.
+//!
 //! The lane-by-lane work is `super::simd`'s kernels, inlined into two copies of
 //! [`NetworkState::value`]: one compiled for AVX2, taken when the CPU has it, and the
 //! build's own.
@@ -85,11 +89,15 @@ pub struct NetworkState {
     /// windows' codes.
     rows: Vec<[CellRows; 2]>,
     codes: Vec<WindowCodes>,
+    /// The views whose activations are kept: both, or black's alone for a mirrored
+    /// network (white's pooled sums are then scratch, black's swapped).
+    views: usize,
     /// Per view, `[cell][channel]`: the feature sums and the activations (i16: the loader
     /// bounds the sums so).
     x: [Vec<i16>; 2],
     act: [Vec<i16>; 2],
-    /// Per view and cell: its share of the linear value.
+    /// Per view and cell: its share of the linear value (both views: a mirrored network's
+    /// linear part is not mirrored).
     linear: [Vec<i32>; 2],
     /// Per view: the sums of `act` and of `linear` over the board's cells.
     pooled: [Vec<i32>; 2],
@@ -102,7 +110,7 @@ pub struct NetworkState {
     base: usize,
     batches: Vec<Batch>,
     /// The cells the batches saved, and their feature sums and activations (per saved
-    /// cell `4 * channels` values: the sums of both views, then the activations).
+    /// cell `2 * views * channels` values: the sums of each view, then the activations).
     saved: Vec<Saved>,
     saved_values: Vec<i16>,
     /// The cells the batch being made touches, each once (`marked`).
@@ -128,6 +136,7 @@ impl NetworkState {
     pub fn new(net: Arc<Network>, pb: &PatternBoard) -> Result<NetworkState, StateError> {
         NetworkState::supports(&net)?;
         let ch = net.channels();
+        let views = if net.mirrored() { 1 } else { 2 };
         let size = pb.all_cells().map(usize::from).max().map_or(0, |m| m + 1);
         let mut on_board = vec![false; size];
         for i in pb.all_cells() {
@@ -136,10 +145,11 @@ impl NetworkState {
         let mut state = NetworkState {
             reach: pb.pattern_reach().max(net.window()),
             channels: ch,
+            views,
             rows: vec![[CellRows::default(); 2]; size],
             codes: vec![WindowCodes::default(); size],
-            x: [vec![0; size * ch], vec![0; size * ch]],
-            act: [vec![0; size * ch], vec![0; size * ch]],
+            x: [vec![0; size * ch], vec![0; (views - 1) * size * ch]],
+            act: [vec![0; size * ch], vec![0; (views - 1) * size * ch]],
             linear: [vec![0; size], vec![0; size]],
             pooled: [vec![0; ch], vec![0; ch]],
             linear_sum: [0; 2],
@@ -177,11 +187,13 @@ impl NetworkState {
             let rows = self.net.cell_rows_with(pb, i, &self.codes[iu]);
             self.rows[iu] = rows;
             for (v, rows) in rows.iter().enumerate() {
-                let x = &mut self.x[v][iu * ch..][..ch];
-                self.net.feature_sum(rows, x);
-                let act = &mut self.act[v][iu * ch..][..ch];
-                self.net.activate(x, &mut self.scratch[..ch], act);
-                simd::accumulate(&mut self.pooled[v], act);
+                if v < self.views {
+                    let x = &mut self.x[v][iu * ch..][..ch];
+                    self.net.feature_sum(rows, x);
+                    let act = &mut self.act[v][iu * ch..][..ch];
+                    self.net.activate(x, &mut self.scratch[..ch], act);
+                    simd::accumulate(&mut self.pooled[v], act);
+                }
                 let share = self.linear_share(rows);
                 self.linear[v][iu] = share;
                 self.linear_sum[v] += share;
@@ -233,6 +245,10 @@ impl NetworkState {
     fn value_with(&mut self, pb: &PatternBoard, side: Color) -> i32 {
         self.sync(pb);
         let v = side as usize;
+        if v >= self.views {
+            let [black, white] = &mut self.pooled;
+            simd::swap_halves(black, white);
+        }
         let value = self.net.value(
             &self.pooled[v],
             self.linear_sum[v] + self.net.threat_entry(threat_mask(pb, side)),
@@ -353,17 +369,22 @@ impl NetworkState {
             rows: old,
             linear: [self.linear[0][iu], self.linear[1][iu]],
         });
-        for v in 0..2 {
+        for v in 0..self.views {
             self.saved_values
                 .extend_from_slice(&self.x[v][iu * ch..][..ch]);
         }
-        for v in 0..2 {
+        for v in 0..self.views {
             self.saved_values
                 .extend_from_slice(&self.act[v][iu * ch..][..ch]);
         }
         self.rows[iu] = new;
         let inputs = self.net.inputs();
-        for v in 0..2 {
+        for (v, rows) in new.iter().enumerate() {
+            let share = self.linear_share(rows);
+            self.linear_sum[v] += share - self.linear[v][iu];
+            self.linear[v][iu] = share;
+        }
+        for v in 0..self.views {
             let x = &mut self.x[v][iu * ch..][..ch];
             for (&o, &n) in old[v][..inputs].iter().zip(&new[v][..inputs]) {
                 if o != n {
@@ -378,9 +399,6 @@ impl NetworkState {
                 &mut self.act[v][iu * ch..][..ch],
                 &mut self.pooled[v],
             );
-            let share = self.linear_share(&new[v]);
-            self.linear_sum[v] += share - self.linear[v][iu];
-            self.linear[v][iu] = share;
         }
     }
 
@@ -390,18 +408,21 @@ impl NetworkState {
     fn take_back(&mut self, pb: &PatternBoard) {
         let batch = self.batches.pop().expect("applied moves belong to a batch");
         let ch = self.channels;
-        let per = 4 * ch;
+        let views = self.views;
+        let per = 2 * views * ch;
         for (k, saved) in self.saved.drain(batch.saved..).enumerate() {
             let iu = usize::from(saved.cell);
             let values = &self.saved_values[(batch.saved + k) * per..][..per];
             self.rows[iu] = saved.rows;
-            for v in 0..2 {
+            for v in 0..views {
                 self.x[v][iu * ch..][..ch].copy_from_slice(&values[v * ch..][..ch]);
                 simd::set_activations(
-                    &values[(2 + v) * ch..][..ch],
+                    &values[(views + v) * ch..][..ch],
                     &mut self.act[v][iu * ch..][..ch],
                     &mut self.pooled[v],
                 );
+            }
+            for v in 0..2 {
                 self.linear_sum[v] += saved.linear[v] - self.linear[v][iu];
                 self.linear[v][iu] = saved.linear[v];
             }
@@ -422,10 +443,11 @@ mod tests {
     use crate::rules::Rule;
 
     /// Networks `nn/train.py` made (the engine's exactness fixtures, crates/tools/tests):
-    /// line windows of reach 2 with the cell layer (residual) and without it.
-    const NETWORKS: [&[u8]; 2] = [
+    /// line windows of reach 2 with the cell layer (residual), without it, and mirrored.
+    const NETWORKS: [&[u8]; 3] = [
         include_bytes!("../../../tools/tests/data/network/w8.hnn"),
         include_bytes!("../../../tools/tests/data/network/n8.hnn"),
+        include_bytes!("../../../tools/tests/data/network/m8.hnn"),
     ];
 
     fn network(bytes: &[u8]) -> Arc<Network> {

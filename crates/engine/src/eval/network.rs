@@ -60,7 +60,11 @@ pub const FLAG_CONV: u8 = 4;
 pub const FLAG_WINDOW: u8 = 8;
 /// Flags: no per-cell layer (a cell's activation is its clipped feature sum).
 pub const FLAG_NO_CELL: u8 = 16;
-const KNOWN_FLAGS: u8 = FLAG_PCODE | FLAG_RESIDUAL | FLAG_CONV | FLAG_WINDOW | FLAG_NO_CELL;
+/// Flags: the colours' mirror — each feature table's second half of columns is its first
+/// half read for the other colour, so one view of the board gives both ([`mirror_error`]).
+pub const FLAG_MIRROR: u8 = 64;
+const KNOWN_FLAGS: u8 =
+    FLAG_PCODE | FLAG_RESIDUAL | FLAG_CONV | FLAG_WINDOW | FLAG_NO_CELL | FLAG_MIRROR;
 /// The largest line window reach the format takes (`model.MAX_WINDOW`): the index array has
 /// `4^(2R + 1)` entries, 262,144 at reach 4.
 pub const MAX_WINDOW: usize = 4;
@@ -303,10 +307,69 @@ fn window_codes(pb: &PatternBoard, i: Idx, dir: usize, reach: usize) -> [usize; 
             cells[t] = OFF_BOARD;
         }
     }
-    let swap = |c: u32| if c == 1 || c == 2 { 3 - c } else { c };
     cells.iter().fold([0, 0], |[b, w], &c| {
-        [b * 4 + c as usize, w * 4 + swap(c) as usize]
+        [b * 4 + c as usize, w * 4 + swap_digit(c) as usize]
     })
+}
+
+/// A window cell's digit read by the other colour: own and opponent's stones swap.
+fn swap_digit(c: u32) -> u32 {
+    if c == 1 || c == 2 { 3 - c } else { c }
+}
+
+/// The raw code of a window of `len` cells read by the other colour.
+fn swap_code(code: usize, len: usize) -> usize {
+    (0..len).fold(0, |out, i| {
+        let d = (code >> (2 * (len - 1 - i))) & 3;
+        out * 4 + swap_digit(d as u32) as usize
+    })
+}
+
+/// Why a file's feature tables (`[row][channel]`, `ch` channels) are not a mirrored
+/// network's, or `None`: swapping the halves of a row's columns must give the row of the
+/// other colour — own and opponent's pattern and pcode rows, own and opponent's stone, the
+/// empty cell itself, and a window shape and the shape with its colours swapped
+/// (`quant.mirror_error`).
+fn mirror_error(
+    pattern: &[i32],
+    pcode: Option<&[i32]>,
+    stone: &[i32],
+    shapes: &[i32],
+    lines: Option<&Lines>,
+    ch: usize,
+) -> Option<&'static str> {
+    if !ch.is_multiple_of(2) {
+        return Some("an odd number of channels");
+    }
+    let half = ch / 2;
+    // Row `a` with its halves swapped is row `b`.
+    let mirrored = |t: &[i32], a: usize, b: usize| {
+        let (a, b) = (&t[a * ch..][..ch], &t[b * ch..][..ch]);
+        a[..half] == b[half..] && a[half..] == b[..half]
+    };
+    let roles = |t: &[i32], n: usize| (0..n).all(|r| mirrored(t, r, r + n));
+    if !roles(pattern, Pattern::COUNT) {
+        return Some("the pattern table");
+    }
+    if pcode.is_some_and(|t| !roles(t, PCODE_COUNT)) {
+        return Some("the pcode table");
+    }
+    if !(mirrored(stone, 0, 0) && mirrored(stone, 1, 2)) {
+        return Some("the stone table");
+    }
+    if let Some(lines) = lines {
+        let len = 2 * lines.reach + 1;
+        let shapes_ok = lines.row.iter().enumerate().all(|(code, &r)| {
+            r == u16::MAX || {
+                let other = lines.row[swap_code(code, len)];
+                other != u16::MAX && mirrored(shapes, usize::from(r), usize::from(other))
+            }
+        });
+        if !shapes_ok {
+            return Some("the shape table");
+        }
+    }
+    None
 }
 
 /// A network loaded from its file, with the per-pcode feature tables precomputed.
@@ -316,6 +379,8 @@ pub struct Network {
     hidden: usize,
     pcode_table: bool,
     residual: bool,
+    /// `FLAG_MIRROR`: white's view of a cell is black's with the channels' halves swapped.
+    mirror: bool,
     k: f32,
     /// K in 1/2^16 units, for [`Network::to_eval`]: made once, not per evaluation.
     k_fixed: i64,
@@ -621,6 +686,28 @@ impl Network {
         // The size was checked against `tensor_bytes` before: the reads must agree with it.
         debug_assert!(r.bytes.is_empty(), "tensor_bytes disagrees with the reads");
 
+        let mirror = flags & FLAG_MIRROR != 0;
+        if mirror {
+            if cell.is_some() || conv.is_some() {
+                return Err(NetworkError::Layout(format!(
+                    "flags {flags:#04x}: a mirrored network has no cell layer and no \
+                     convolution"
+                )));
+            }
+            if let Some(why) = mirror_error(
+                &pattern,
+                pcode.as_deref(),
+                &stone,
+                &shape_table,
+                lines.as_ref(),
+                ch,
+            ) {
+                return Err(NetworkError::Layout(format!(
+                    "the mirrored network's tables are not mirrored ({why}); export it \
+                     again"
+                )));
+            }
+        }
         let bound = feature_bound(&pattern, pcode.as_deref(), &stone, &shape_table, ch);
         if bound > i64::from(i16::MAX) {
             return Err(NetworkError::FeatureSums(bound));
@@ -654,6 +741,7 @@ impl Network {
             hidden,
             pcode_table: pcode.is_some(),
             residual: flags & FLAG_RESIDUAL != 0,
+            mirror,
             k,
             k_fixed: (f64::from(k) * 65536.0).round() as i64,
             baseline,
@@ -754,6 +842,13 @@ impl Network {
     #[must_use]
     pub fn has_conv(&self) -> bool {
         self.conv.is_some()
+    }
+
+    /// Whether the colours are mirrored (`FLAG_MIRROR`): the activations from white's view
+    /// are black's with the halves of the channels swapped.
+    #[must_use]
+    pub fn mirrored(&self) -> bool {
+        self.mirror
     }
 
     /// The line windows' reach, cells either way of a cell (0: no windows).
@@ -1264,6 +1359,41 @@ mod tests {
         assert!(matches!(refuse(edit(33, 15)), NetworkError::Shift("c", 15)));
         // Without the convolution its shift is not read (as `quant.from_bytes`).
         assert!(Network::from_bytes(&edit(37, 200)).is_ok());
+    }
+
+    /// A mirrored file is read only when its tables are mirrored, and without a cell layer
+    /// or an odd number of channels; the fixture's shape table is checked shape by shape.
+    #[test]
+    fn a_mirrored_network_must_mirror_its_tables() {
+        let spec = Spec::new(FLAG_NO_CELL | FLAG_MIRROR);
+        assert!(Network::from_bytes(&spec.to_bytes()).unwrap().mirrored());
+        assert!(
+            !Network::from_bytes(&Spec::new(FLAG_NO_CELL).to_bytes())
+                .unwrap()
+                .mirrored()
+        );
+        let refused = |b: &[u8]| Network::from_bytes(b).unwrap_err().to_string();
+        let mut broken = spec.to_bytes();
+        // Own pattern 0, channel 0; the opponent's row stays 0.
+        broken[HEADER_BYTES] = 1;
+        assert!(refused(&resealed(broken)).contains("not mirrored (the pattern table)"));
+        let odd = Spec {
+            channels: 3,
+            ..Spec::new(FLAG_NO_CELL | FLAG_MIRROR)
+        };
+        assert!(refused(&odd.to_bytes()).contains("odd number of channels"));
+        assert!(refused(&Spec::new(FLAG_MIRROR).to_bytes()).contains("no cell layer"));
+
+        let fixture = include_bytes!("../../../tools/tests/data/network/m8.hnn");
+        let net = Network::from_bytes(fixture).unwrap();
+        assert!(net.mirrored() && net.window() == 2);
+        let (ch, tables) = (8, 2 * (Pattern::COUNT + PCODE_COUNT));
+        // The second shape's channel 0 (the first is the empty window, its own mirror
+        // image, whose channel 4 would change with it).
+        let at = HEADER_BYTES + (tables + 1) * ch * 2;
+        let mut broken = fixture.to_vec();
+        broken[at] ^= 1;
+        assert!(refused(&resealed(broken)).contains("not mirrored (the shape table)"));
     }
 
     /// Weights whose sums could overflow on some board are refused at load, so that

@@ -90,3 +90,12 @@ pub(super) fn accumulate(sum: &mut [i32], a: &[i16]) {
 pub(super) fn dot<A: Copy + Into<i32>>(w: &[i32], a: &[A]) -> i32 {
     w.iter().zip(a).map(|(&w, &a)| w * a.into()).sum()
 }
+
+/// `out` = `a` with its two halves swapped: a mirrored network's pooled sums read by the
+/// other colour.
+#[inline(always)]
+pub(super) fn swap_halves(a: &[i32], out: &mut [i32]) {
+    let half = a.len() / 2;
+    out[..half].copy_from_slice(&a[half..]);
+    out[half..].copy_from_slice(&a[..half]);
+}
