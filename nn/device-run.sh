@@ -1,7 +1,8 @@
 #!/bin/sh
 # One device session's worth of network data and training, in one command: self-play on
 # every core for a fixed time, the positions exported, a window network trained on the GPU
-# (the CPU where there is none), and what is worth keeping written to $OUT.
+# (the CPU where there is none; mirrored, the form that learned most, docs/network.md NN4),
+# and what is worth keeping written to $OUT.
 #
 # The device machines (/work/.library/device) have PyTorch but no Rust toolchain and no
 # network: build the release binary here and carry it. From the repository root:
@@ -38,6 +39,6 @@ timeout "$GAMES_SECONDS" "$BIN" --seed "$SEED" datagen --rule "$RULE" --nodes "$
 
 "$BIN" features "$games" --out "$WORK/positions.feat"
 
-PYTHONUNBUFFERED=1 "$PYTHON" nn/train.py "$WORK/positions.feat" --out "$OUT/$RULE-w4nc$CHANNELS.hnn" \
-    --residual --channels "$CHANNELS" --hidden 32 --window 4 --no-cell \
+PYTHONUNBUFFERED=1 "$PYTHON" nn/train.py "$WORK/positions.feat" --out "$OUT/$RULE-w4m$CHANNELS.hnn" \
+    --residual --mirror --channels "$CHANNELS" --hidden 32 --window 4 --no-cell \
     --epochs "$EPOCHS" --lr 1e-3 --linear-lr 2e-4 2>&1 | tee "$OUT/train.log"
