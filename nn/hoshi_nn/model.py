@@ -140,9 +140,7 @@ class MixNet(nn.Module):
         w = table.weight
         if not self.shape.mirror:
             return w
-        n = w.shape[0]
-        other = [0, 2, 1] if n == 3 else [*range(n // 2, n), *range(n // 2)]
-        return torch.cat([w, w[other]], dim=1)
+        return torch.cat([w, w[mirror_rows(w.shape[0])]], dim=1)
 
     def pcode_tables(self) -> torch.Tensor:
         """(2 * PCODES, channels): per colour and pcode, the sum of its four lines' pattern
@@ -239,6 +237,15 @@ def shape_codes(window: int) -> np.ndarray:
     codes = np.array(sorted(found), dtype=np.int64)
     codes.flags.writeable = False  # shared by every caller (cached)
     return codes
+
+
+def mirror_rows(rows: int) -> list[int]:
+    """For each row of a feature table, the row of the same input read by the other
+    colour: the stone table's three rows (empty, own, opponent's) swap the last two; a
+    table of (own, opponent's) blocks swaps the blocks."""
+    if rows == 3:
+        return [0, 2, 1]
+    return [*range(rows // 2, rows), *range(rows // 2)]
 
 
 def swap_colours(codes: torch.Tensor, window: int) -> torch.Tensor:

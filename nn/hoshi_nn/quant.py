@@ -22,8 +22,8 @@ import numpy as np
 import torch
 
 from .data import PATTERNS, PCODES, THREAT_MASKS
-from .model import (MAX_WINDOW, POOL_SHIFT, MixNet, Shape, line_codes, shape_codes,
-                    swap_colours)
+from .model import (MAX_WINDOW, POOL_SHIFT, MixNet, Shape, line_codes, mirror_rows,
+                    shape_codes, swap_colours)
 
 MAGIC = b"HOSHINET"
 VERSION = 1
@@ -149,10 +149,9 @@ def mirror_error(pattern: np.ndarray, pcode: np.ndarray | None, stone: np.ndarra
 
     if pattern.shape[1] % 2:
         return "an odd number of channels"
-    checks = [("pattern", pattern, [*range(PATTERNS, 2 * PATTERNS), *range(PATTERNS)]),
-              ("stone", stone, [0, 2, 1])]
+    checks = [("pattern", pattern, mirror_rows(len(pattern))), ("stone", stone, mirror_rows(3))]
     if pcode is not None:
-        checks.append(("pcode", pcode, [*range(PCODES, 2 * PCODES), *range(PCODES)]))
+        checks.append(("pcode", pcode, mirror_rows(len(pcode))))
     if shapes is not None:
         codes = shape_codes(window)
         other = np.searchsorted(codes, swap_colours(torch.from_numpy(codes.copy()), window)
