@@ -192,10 +192,8 @@ class MixNet(nn.Module):
     def map_halves(self, codes: torch.Tensor) -> torch.Tensor:
         """The mapping network's output for n window shapes: (n, channels), or a mirrored
         network's first halves (n, channels / 2)."""
-        length = 2 * self.shape.window + 1
-        powers = 4 ** torch.arange(length - 1, -1, -1, device=codes.device)
-        digits = (codes[:, None] // powers) % 4
-        onehot = F.one_hot(digits, 4).float().reshape(len(codes), 4 * length)
+        digits, _ = code_digits(codes, self.shape.window)
+        onehot = F.one_hot(digits, 4).float().reshape(len(codes), -1)
         return self.lines(onehot)
 
     def forward(self, pcode: torch.Tensor, stones: torch.Tensor, mask: torch.Tensor
@@ -248,12 +246,18 @@ def mirror_rows(rows: int) -> list[int]:
     return [*range(rows // 2, rows), *range(rows // 2)]
 
 
+def code_digits(codes: torch.Tensor, window: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """The cells of n window codes (line_codes'), (n, 2 * window + 1), first cell first,
+    and each cell's place value."""
+    length = 2 * window + 1
+    powers = 4 ** torch.arange(length - 1, -1, -1, device=codes.device)
+    return (codes[:, None] // powers) % 4, powers
+
+
 def swap_colours(codes: torch.Tensor, window: int) -> torch.Tensor:
     """The codes (line_codes') of the same windows with the two colours' stones swapped,
     each the smaller of its two readings again."""
-    length = 2 * window + 1
-    powers = 4 ** torch.arange(length - 1, -1, -1, device=codes.device)
-    digits = (codes[:, None] // powers) % 4
+    digits, powers = code_digits(codes, window)
     digits = torch.where((digits == 1) | (digits == 2), 3 - digits, digits)
     forward = (digits * powers).sum(dim=1)
     backward = (digits.flip(1) * powers).sum(dim=1)
