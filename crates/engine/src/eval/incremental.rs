@@ -179,7 +179,7 @@ impl NetworkState {
         self.batches.clear();
         self.saved.clear();
         self.saved_values.clear();
-        self.applied = pb.made().collect();
+        self.applied = pb.made().to_vec();
         self.base = self.applied.len();
         for i in pb.all_cells() {
             let iu = usize::from(i);
@@ -267,7 +267,7 @@ impl NetworkState {
             .applied
             .iter()
             .zip(pb.made())
-            .take_while(|(a, b)| **a == *b)
+            .take_while(|(a, b)| a == b)
             .count();
         if common < self.base {
             // Back past the moves the state started with: they have no batch to undo.
@@ -287,7 +287,7 @@ impl NetworkState {
         });
         // The cells the new moves touch, each once: the move's own cell and the cells on
         // its lines (their pcodes or windows may change).
-        for (at, color) in pb.made().skip(from) {
+        for &(at, color) in &pb.made()[from..] {
             self.pend(at);
             for (_, _, q) in pb.line_cells(at, self.reach) {
                 self.pend(q);

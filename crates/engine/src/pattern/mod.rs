@@ -104,7 +104,6 @@ struct Derived {
 /// One move made on the board and what its `undo` puts back.
 #[derive(Clone, Debug)]
 struct Made {
-    at: Idx,
     counts: Counts,
     /// Where this move's entries in [`PatternBoard::overwritten`] start.
     first: usize,
@@ -190,6 +189,9 @@ pub struct PatternBoard {
     values: Arc<CellValues>,
     board: Board,
     moves: Vec<Made>,
+    /// Each of `moves`' cell and colour, apart: what [`PatternBoard::made`] lends, a
+    /// slice the incremental network state compares with its own at every evaluation.
+    made: Vec<(Idx, Color)>,
     /// The infos `make` overwrote, cell by cell, for `undo` to put back: restoring is
     /// cheaper than the table lookups of a recomputation.
     overwritten: Vec<(usize, CellInfo)>,
@@ -260,6 +262,7 @@ impl PatternBoard {
             values,
             board: board.clone(),
             moves: Vec::new(),
+            made: Vec::new(),
             overwritten: Vec::new(),
             verify: cfg!(debug_assertions),
         };
@@ -323,13 +326,9 @@ impl PatternBoard {
     }
 
     /// The moves made through [`PatternBoard::make`] and not undone, oldest first.
-    pub fn made(&self) -> impl Iterator<Item = (Idx, Color)> + '_ {
-        self.moves.iter().map(|m| {
-            let color = self
-                .stone_at(m.at)
-                .expect("a made move's stone is on the board");
-            (m.at, color)
-        })
+    #[must_use]
+    pub fn made(&self) -> &[(Idx, Color)] {
+        &self.made
     }
 
     /// The cells around `i` where a stone joins a line through `i` or stands close by: the
@@ -529,8 +528,8 @@ impl PatternBoard {
     pub fn make(&mut self, i: Idx, color: Color) {
         debug_assert!(self.is_empty(i), "make on an occupied cell");
         let iu = usize::from(i);
+        self.made.push((i, color));
         self.moves.push(Made {
-            at: i,
             counts: self.d.counts.clone(),
             first: self.overwritten.len(),
         });
@@ -548,11 +547,10 @@ impl PatternBoard {
 
     /// Takes back the last move made here.
     pub fn undo(&mut self) {
-        let Some(made) = self.moves.pop() else {
+        let (Some(made), Some((at, color))) = (self.moves.pop(), self.made.pop()) else {
             return;
         };
-        let iu = usize::from(made.at);
-        let color = self.stone_at(made.at).expect("undo of a stone made here");
+        let iu = usize::from(at);
         self.cells.set(iu, EMPTY);
         self.d.hash ^= self.zobrist[iu][color as usize];
         self.clear_lines(iu);
