@@ -26,6 +26,7 @@ pub mod policy;
 mod simd;
 
 use std::fmt;
+use std::ops::RangeInclusive;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
@@ -39,6 +40,22 @@ pub use policy::Policy;
 
 /// The largest evaluation magnitude: far below the mate scores.
 pub const EVAL_LIMIT: i32 = 20_000;
+
+/// A static evaluation ([`Evaluator::evaluate_with`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Evaluation {
+    pub value: i32,
+    /// False where the tables' value stood in for a residual network's.
+    pub exact: bool,
+}
+
+impl Evaluation {
+    /// An evaluation that is what it says (the network's, where one evaluates the rule).
+    #[must_use]
+    pub fn exact(value: i32) -> Evaluation {
+        Evaluation { value, exact: true }
+    }
+}
 
 /// Texel's logistic scale K of the evaluation under `rule`: the side to move wins with
 /// probability `sigmoid(eval / K)`. The weights file carries no K; these are the values
@@ -262,26 +279,32 @@ impl Evaluator {
     }
 
     /// The evaluation of `pb` for `side`, with the network's value when `net` (made by
-    /// [`Evaluator::network_state`] on this board) is given.
+    /// [`Evaluator::network_state`] on this board) is given, unless the network is
+    /// residual and the tables' value lies outside `needed`: the caller's decisions do not
+    /// depend on the value there, and the tables' stands in for it (Rapfi's hybrid
+    /// evaluation; the update of the network's state waits for a position that needs it).
     pub fn evaluate_with(
         &self,
         pb: &PatternBoard,
         side: Color,
         net: Option<&mut NetworkState>,
-    ) -> i32 {
+        needed: RangeInclusive<i32>,
+    ) -> Evaluation {
         let tables = self.evaluate(pb, side);
         let Some(state) = net else {
-            return tables;
+            return Evaluation::exact(tables);
         };
+        let residual = state.network().residual();
+        if residual && !needed.contains(&tables) {
+            return Evaluation {
+                value: tables,
+                exact: false,
+            };
+        }
         let value = state.value(pb, side);
-        let network = state.network();
-        let value = network.to_eval(value);
-        let e = if network.residual() {
-            tables + value
-        } else {
-            value
-        };
-        e.clamp(-EVAL_LIMIT, EVAL_LIMIT)
+        let value = state.network().to_eval(value);
+        let e = if residual { tables + value } else { value };
+        Evaluation::exact(e.clamp(-EVAL_LIMIT, EVAL_LIMIT))
     }
 
     /// Names this evaluation: equal ids, equal tables (the checksum its weights file
@@ -484,14 +507,48 @@ mod tests {
             let correction = net.to_eval(net.evaluate(&pb, side).unwrap().value);
             assert_ne!(correction, 0);
             assert_eq!(
-                e.evaluate_with(&pb, side, Some(&mut state)),
-                tables + correction
+                e.evaluate_with(&pb, side, Some(&mut state), tables..=tables),
+                Evaluation::exact(tables + correction)
             );
-            assert_eq!(e.evaluate_with(&pb, side, None), tables);
+            assert_eq!(
+                e.evaluate_with(&pb, side, None, tables..=tables),
+                Evaluation::exact(tables)
+            );
+            // Outside the range its caller needs, the tables' value stands in.
+            for needed in [tables + 1..=EVAL_LIMIT, -EVAL_LIMIT..=tables - 1] {
+                let lazy = e.evaluate_with(&pb, side, Some(&mut state), needed);
+                assert_eq!(
+                    lazy,
+                    Evaluation {
+                        value: tables,
+                        exact: false
+                    }
+                );
+            }
         }
         // Not for another rule's board.
         let renju = pattern_board(&b, Rule::Renju, &e);
         assert!(e.network_state(&renju).is_none());
+    }
+
+    /// A standalone network's value owes nothing to the tables': it is always asked.
+    #[test]
+    fn a_standalone_network_is_never_lazy() {
+        let net = Network::load(&fixtures::path("n8.hnn")).unwrap();
+        assert!(!net.residual());
+        let e = Evaluator::default().with_network(net.clone()).unwrap();
+        let mut b = Board::new(15, 15).unwrap();
+        b.place(Pos::new(7, 7), Color::Black).unwrap();
+        let pb = pattern_board(&b, Rule::Freestyle, &e);
+        let mut state = e.network_state(&pb).expect("a freestyle network");
+        let tables = e.evaluate(&pb, Color::White);
+        let value = net.to_eval(net.evaluate(&pb, Color::White).unwrap().value);
+        assert_ne!(value, tables);
+        let far = tables + 1..=tables + 1;
+        assert_eq!(
+            e.evaluate_with(&pb, Color::White, Some(&mut state), far),
+            Evaluation::exact(value)
+        );
     }
 
     /// A residual network names its own rule's tables: refitting another rule's keeps it,

@@ -10,15 +10,15 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use super::ordering::{self, Heuristics, NodeFacts, Scored};
 use super::params::{
-    DELAY_DISTANCE, FUTILITY_DEPTH, IIR_DEPTH, LMR_SCALE, MOVE_FUTILITY_DEPTH, QSEARCH_PLAIN_FOURS,
-    RAZOR_DEPTH, TRIVIAL_DEPTH, child_depth, delay_reduction, futility_margin, late_move_limit,
-    late_move_reduction, move_futility_margin, razor_margin,
+    DELAY_DISTANCE, FUTILITY_DEPTH, IIR_DEPTH, LMR_SCALE, MOVE_FUTILITY_DEPTH, NETWORK_MARGIN,
+    QSEARCH_PLAIN_FOURS, RAZOR_DEPTH, TRIVIAL_DEPTH, child_depth, delay_reduction, futility_margin,
+    late_move_limit, late_move_reduction, move_futility_margin, razor_margin,
 };
 use super::threats::{Kind, five_point, fours_near_last, has_flex4, is_threatened};
 use super::tt::{Bound, Entry, Tt};
 use crate::board::Color;
-use crate::eval::Evaluator;
 use crate::eval::incremental::NetworkState;
+use crate::eval::{Evaluation, Evaluator};
 use crate::pattern::{Idx, PatternBoard, SIDE_KEY, Threat};
 use crate::rules::Rule;
 use crate::time::Limits;
@@ -174,9 +174,13 @@ impl<'a> Tree<'a> {
     }
 
     /// The static evaluation of the current position for `side`: the tables', with the
-    /// network's when one evaluates this rule.
-    fn static_eval(&mut self, side: Color) -> i32 {
-        self.eval.evaluate_with(&self.pb, side, self.net.as_mut())
+    /// network's when one evaluates this rule and the tables' value lies within
+    /// [`NETWORK_MARGIN`] of the window `alpha..=beta` (outside it, a node's decisions
+    /// rarely turn on the network's correction).
+    fn static_eval(&mut self, side: Color, alpha: i32, beta: i32) -> Evaluation {
+        let needed = alpha - NETWORK_MARGIN..=beta + NETWORK_MARGIN;
+        self.eval
+            .evaluate_with(&self.pb, side, self.net.as_mut(), needed)
     }
 
     /// Makes a helper thread add its nodes to `total` as it goes (only watched: the
@@ -305,14 +309,17 @@ impl<'a> Tree<'a> {
         // The static evaluation, and what it allows where the side to move faces no threat
         // (no five point, no open three of the opponent): a node far below alpha is
         // settled by the quiescence search, one far above beta by its evaluation.
-        let static_eval = match entry {
-            Some(e) => e.eval,
+        let static_eval = match entry.and_then(|e| e.eval) {
+            Some(v) => Evaluation::exact(v),
             None => {
-                let v = self.static_eval(side);
-                self.tt.store(key, Entry::evaluation(v, pv_node));
-                v
+                let e = self.static_eval(side, alpha, beta);
+                if e.exact {
+                    self.tt.store(key, Entry::evaluation(e.value, pv_node));
+                }
+                e
             }
         };
+        let (static_eval, eval_exact) = (static_eval.value, static_eval.exact);
         self.stack[ply].eval = static_eval;
         let threatened = is_threatened(&self.pb, side);
         let improving = ply >= 2 && static_eval > self.stack[ply - 2].eval;
@@ -500,7 +507,7 @@ impl<'a> Tree<'a> {
             key,
             Entry {
                 score: score_to_tt(best, ply),
-                eval: static_eval,
+                eval: eval_exact.then_some(static_eval),
                 depth,
                 bound,
                 pv: pv_node,
@@ -560,7 +567,7 @@ impl<'a> Tree<'a> {
         }
         let opp = side.opponent();
         if ply >= MAX_PLY {
-            return self.static_eval(side);
+            return self.static_eval(side, alpha, beta).value;
         }
         if let Some(block) = five_point(&self.pb, opp) {
             if !self.pb.is_legal(block, side) {
@@ -581,10 +588,11 @@ impl<'a> Tree<'a> {
         {
             return score_from_tt(e.score, ply);
         }
-        let stand_pat = match entry {
-            Some(e) => e.eval,
-            None => self.static_eval(side),
+        let stand_pat = match entry.and_then(|e| e.eval) {
+            Some(v) => Evaluation::exact(v),
+            None => self.static_eval(side, alpha, beta),
         };
+        let (stand_pat, eval_exact) = (stand_pat.value, stand_pat.exact);
         if stand_pat >= beta {
             return stand_pat;
         }
@@ -633,7 +641,7 @@ impl<'a> Tree<'a> {
             key,
             Entry {
                 score: score_to_tt(best, ply),
-                eval: stand_pat,
+                eval: eval_exact.then_some(stand_pat),
                 depth: 0,
                 bound,
                 pv: false,

@@ -50,6 +50,14 @@ pub fn razor_margin(depth: i32) -> i32 {
     40 + 30 * depth
 }
 
+/// The lazy network evaluation's margin (Rapfi's hybrid evaluation): a residual network's
+/// correction is asked only where the tables' value lies within this of the window, since
+/// beyond it a node's decisions rarely turn on the correction. On three positions at
+/// 300,000 nodes with NN4 (docs/network.md, "Lazy evaluation"), 400 leaves out 52 to 94 % of
+/// the network's evaluations, and the tables' value falls on the other side of alpha or
+/// beta than the network's in 0.4 to 3.6 % of those. Set with NN5 (docs/strength.md).
+pub const NETWORK_MARGIN: i32 = 400;
+
 /// Reverse futility: at most this depth, a node whose evaluation is [`futility_margin`]
 /// above beta fails high without a search. B1 (+62 (+31, +95), with razoring); R2 (every
 /// depth, margin `60·(depth − 1 − improving)`: +11 (−16, +38)) was not kept.

@@ -49,8 +49,10 @@ impl Bound {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry {
     pub score: i32,
-    /// The static evaluation of the position, for the side to move.
-    pub eval: i32,
+    /// The static evaluation of the position, for the side to move; none where the search
+    /// took the tables' value for a network's (a lazy evaluation far outside the window),
+    /// which a later visit with another window may need.
+    pub eval: Option<i32>,
     pub depth: i32,
     pub bound: Bound,
     /// Whether the position was on a principal variation.
@@ -66,7 +68,7 @@ impl Entry {
     pub fn evaluation(eval: i32, pv: bool) -> Entry {
         Entry {
             score: 0,
-            eval,
+            eval: Some(eval),
             depth: 0,
             bound: Bound::None,
             pv,
@@ -244,19 +246,23 @@ fn zeroed_words(n: usize) -> Box<[AtomicU64]> {
     }
 }
 
-// Data word layout, low bits first: score i16, eval i16, move u16, depth u8 (shifted by
+// Data word layout, low bits first: score i16, eval i16 (or `NO_EVAL`), move u16, depth u8 (shifted by
 // DEPTH_OFFSET, so never 0 for a stored entry: an all-zero word is an empty slot), bound 2
 // bits, PV 1 bit, generation 5 bits.
 fn pack(e: Entry, generation: u8) -> u64 {
-    // Scores and evaluations fit in i16 (mates are near 30000).
+    // Scores and evaluations fit in i16 (mates are near 30000); below them, `NO_EVAL`.
+    let eval = e.eval.map_or(NO_EVAL, |v| v.clamp(-32_000, 32_000) as i16);
     u64::from(e.score.clamp(-32_000, 32_000) as i16 as u16)
-        | (u64::from(e.eval.clamp(-32_000, 32_000) as i16 as u16) << 16)
+        | (u64::from(eval as u16) << 16)
         | (u64::from(e.mv.unwrap_or(0)) << 32)
         | (u64::from((e.depth + DEPTH_OFFSET).clamp(1, 255) as u8) << 48)
         | ((e.bound as u64) << 56)
         | (u64::from(e.pv) << 58)
         | (u64::from(generation) << 59)
 }
+
+/// The stored evaluation of an entry without one.
+const NO_EVAL: i16 = i16::MIN;
 
 fn generation_of(data: u64) -> u8 {
     ((data >> 59) & u64::from(GENERATIONS - 1)) as u8
@@ -272,7 +278,9 @@ fn unpack(data: u64) -> Entry {
     let mv = (data >> 32) as u16;
     Entry {
         score: i32::from(data as u16 as i16),
-        eval: i32::from((data >> 16) as u16 as i16),
+        eval: Some((data >> 16) as u16 as i16)
+            .filter(|&v| v != NO_EVAL)
+            .map(i32::from),
         depth: i32::from((data >> 48) as u8) - DEPTH_OFFSET,
         bound,
         pv: (data >> 58) & 1 == 1,
@@ -284,7 +292,14 @@ fn unpack(data: u64) -> Entry {
 mod tests {
     use super::*;
 
-    fn entry(score: i32, eval: i32, depth: i32, bound: Bound, pv: bool, mv: Option<Idx>) -> Entry {
+    fn entry(
+        score: i32,
+        eval: Option<i32>,
+        depth: i32,
+        bound: Bound,
+        pv: bool,
+        mv: Option<Idx>,
+    ) -> Entry {
         Entry {
             score,
             eval,
@@ -301,14 +316,14 @@ mod tests {
         assert_eq!(tt.bytes(), 512);
         tt.store(
             0xABCD_0001,
-            entry(-29_990, 17, 7, Bound::Lower, true, Some(123)),
+            entry(-29_990, Some(17), 7, Bound::Lower, true, Some(123)),
         );
         let e = tt.probe(0xABCD_0001).unwrap();
         assert_eq!(
             e,
             Entry {
                 score: -29_990,
-                eval: 17,
+                eval: Some(17),
                 depth: 7,
                 bound: Bound::Lower,
                 pv: true,
@@ -316,11 +331,22 @@ mod tests {
             }
         );
         assert_eq!(tt.probe(0xABCD_0002), None);
-        tt.store(0xABCD_0003, entry(5, -3, 0, Bound::Upper, false, None));
+        tt.store(
+            0xABCD_0003,
+            entry(5, Some(-3), 0, Bound::Upper, false, None),
+        );
         assert_eq!(
             tt.probe(0xABCD_0003).map(|e| (e.depth, e.eval)),
-            Some((0, -3))
+            Some((0, Some(-3)))
         );
+        // No evaluation, and the most negative one, stay apart.
+        tt.store(0xABCD_0004, entry(5, None, 0, Bound::Upper, false, None));
+        tt.store(
+            0xABCD_0005,
+            entry(5, Some(-40_000), 0, Bound::Upper, false, None),
+        );
+        assert_eq!(tt.probe(0xABCD_0004).map(|e| e.eval), Some(None));
+        assert_eq!(tt.probe(0xABCD_0005).map(|e| e.eval), Some(Some(-32_000)));
         tt.clear();
         assert_eq!(tt.probe(0xABCD_0001), None);
     }
@@ -343,16 +369,19 @@ mod tests {
         // One bucket: every key lands in it.
         let mut tt = Tt::new(BUCKET_BYTES);
         for k in 1..=4u64 {
-            tt.store(k, entry(0, 0, k as i32 + 1, Bound::Exact, false, None));
+            tt.store(
+                k,
+                entry(0, Some(0), k as i32 + 1, Bound::Exact, false, None),
+            );
         }
         assert!((1..=4).all(|k| tt.probe(k).is_some()));
-        tt.store(5, entry(0, 0, 9, Bound::Exact, false, None));
+        tt.store(5, entry(0, Some(0), 9, Bound::Exact, false, None));
         assert_eq!(tt.probe(1), None, "the shallowest goes");
         assert!((2..=5).all(|k| tt.probe(k).is_some()));
         // Older generations go before deeper entries of this search.
         tt.new_search();
-        tt.store(6, entry(0, 0, 1, Bound::Exact, false, None));
-        tt.store(7, entry(0, 0, 1, Bound::Exact, false, None));
+        tt.store(6, entry(0, Some(0), 1, Bound::Exact, false, None));
+        tt.store(7, entry(0, Some(0), 1, Bound::Exact, false, None));
         assert_eq!(tt.probe(6).map(|e| e.depth), Some(1));
         assert_eq!(tt.probe(7).map(|e| e.depth), Some(1));
     }
@@ -360,10 +389,10 @@ mod tests {
     #[test]
     fn an_evaluation_store_keeps_the_result_and_a_result_keeps_the_move() {
         let tt = Tt::new(1 << 12);
-        tt.store(42, entry(100, 20, 5, Bound::Lower, false, Some(77)));
-        tt.store(42, entry(0, 20, -1, Bound::None, false, None));
+        tt.store(42, entry(100, Some(20), 5, Bound::Lower, false, Some(77)));
+        tt.store(42, entry(0, Some(20), -1, Bound::None, false, None));
         assert_eq!(tt.probe(42).map(|e| e.score), Some(100));
-        tt.store(42, entry(-50, 20, 6, Bound::Upper, false, None));
+        tt.store(42, entry(-50, Some(20), 6, Bound::Upper, false, None));
         let e = tt.probe(42).unwrap();
         assert_eq!((e.score, e.mv), (-50, Some(77)));
     }
