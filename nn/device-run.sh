@@ -12,7 +12,7 @@
 #
 # Settings (environment): GAMES_SECONDS (self-play time, default 300), SEED (the game
 # file's seed, default 6001: give each run its own, so the files are shards of one data
-# set), NODES (8000), RULE (freestyle), EPOCHS (4), CHANNELS (32), BIN, PYTHON.
+# set), NODES (8000), RULE (freestyle), EPOCHS (8), CHANNELS (32), BIN, PYTHON.
 # $OUT receives the game file (about 250 bytes a game: keep it, it is the data), the
 # network and the training log; the position file (about 3.8 KB a position) stays behind.
 set -eu
@@ -24,7 +24,7 @@ GAMES_SECONDS=${GAMES_SECONDS:-300}
 SEED=${SEED:-6001}
 NODES=${NODES:-8000}
 RULE=${RULE:-freestyle}
-EPOCHS=${EPOCHS:-4}
+EPOCHS=${EPOCHS:-8}
 CHANNELS=${CHANNELS:-32}
 THREADS=$(nproc)
 WORK=${WORK:-/tmp/hoshi-device}

@@ -55,7 +55,9 @@ pub fn razor_margin(depth: i32) -> i32 {
 /// beyond it a node's decisions rarely turn on the correction. On three positions at
 /// 300,000 nodes with NN4 (docs/network.md, "Lazy evaluation"), 400 leaves out 52 to 94 % of
 /// the network's evaluations, and the tables' value falls on the other side of alpha or
-/// beta than the network's in 0.4 to 3.6 % of those. Set with NN5 (docs/strength.md).
+/// beta than the network's in 0.4 to 3.6 % of those. LAZY (at equal nodes, NN4's network:
+/// −9 (−44, +25)); NN5-sprt played it (+16 (−16, +48) at 200 ms against the tables); no
+/// other margin was tried.
 pub const NETWORK_MARGIN: i32 = 400;
 
 /// Reverse futility: at most this depth, a node whose evaluation is [`futility_margin`]
