@@ -246,9 +246,9 @@ fn zeroed_words(n: usize) -> Box<[AtomicU64]> {
     }
 }
 
-// Data word layout, low bits first: score i16, eval i16 (or `NO_EVAL`), move u16, depth u8 (shifted by
-// DEPTH_OFFSET, so never 0 for a stored entry: an all-zero word is an empty slot), bound 2
-// bits, PV 1 bit, generation 5 bits.
+// Data word layout, low bits first: score i16, eval i16 (or `NO_EVAL`), move u16, depth u8
+// (shifted by DEPTH_OFFSET, so never 0 for a stored entry: an all-zero word is an empty
+// slot), bound 2 bits, PV 1 bit, generation 5 bits.
 fn pack(e: Entry, generation: u8) -> u64 {
     // Scores and evaluations fit in i16 (mates are near 30000); below them, `NO_EVAL`.
     let eval = e.eval.map_or(NO_EVAL, |v| v.clamp(-32_000, 32_000) as i16);
