@@ -157,6 +157,19 @@ fn a_network_without_the_cell_layer_matches_the_reference_exactly() {
     assert_matches_reference("n8.hnn", "n8.expected.jsonl");
 }
 
+/// Networks wider than the kernels' 16-lane blocks (`eval/simd.rs`): 16 channels, one
+/// whole block (mirrored, no cell layer), and 24, a block and a remainder (both views, the
+/// cell layer).
+#[test]
+fn wider_networks_match_the_reference_exactly() {
+    let m = Network::load(&data("m16.hnn")).unwrap();
+    assert!(m.channels() == 16 && m.mirrored() && !m.has_cell_layer());
+    assert_matches_reference("m16.hnn", "m16.expected.jsonl");
+    let w = Network::load(&data("w24.hnn")).unwrap();
+    assert!(w.channels() == 24 && !w.mirrored() && w.has_cell_layer() && w.window() == 2);
+    assert_matches_reference("w24.hnn", "w24.expected.jsonl");
+}
+
 /// The fixtures refused when damaged: a flipped byte by the checksum, a cut-short copy
 /// by its size, another file by its magic.
 #[test]

@@ -1,5 +1,5 @@
 //! The network's value kept up to date as the search moves: per view (the side to move)
-//! each cell's feature sum, its activations and its linear share, with their sums over the
+//! each cell's feature sum and its activations, with their sums and the linear value over the
 //! board, so that a position costs the changes its last moves made and the value MLP, not a
 //! pass over the board ([`Network::evaluate`] recomputes everything; this must give its
 //! value exactly).
@@ -75,6 +75,7 @@ struct Batch {
 struct Saved {
     cell: Idx,
     rows: [CellRows; 2],
+    /// What its change added to each view's linear sum.
     linear: [i32; 2],
 }
 
@@ -96,10 +97,8 @@ pub struct NetworkState {
     /// bounds the sums so).
     x: [Vec<i16>; 2],
     act: [Vec<i16>; 2],
-    /// Per view and cell: its share of the linear value (both views: a mirrored network's
-    /// linear part is not mirrored).
-    linear: [Vec<i32>; 2],
-    /// Per view: the sums of `act` and of `linear` over the board's cells.
+    /// Per view: the sum of `act` over the board's cells, and of the cells' linear values
+    /// (both views: a mirrored network's linear part is not mirrored).
     pooled: [Vec<i32>; 2],
     linear_sum: [i32; 2],
     /// Whether a padded index is a board cell.
@@ -150,7 +149,6 @@ impl NetworkState {
             codes: vec![WindowCodes::default(); size],
             x: [vec![0; size * ch], vec![0; (views - 1) * size * ch]],
             act: [vec![0; size * ch], vec![0; (views - 1) * size * ch]],
-            linear: [vec![0; size], vec![0; size]],
             pooled: [vec![0; ch], vec![0; ch]],
             linear_sum: [0; 2],
             on_board,
@@ -194,18 +192,13 @@ impl NetworkState {
                     self.net.activate(x, &mut self.scratch[..ch], act);
                     simd::accumulate(&mut self.pooled[v], act);
                 }
-                let share = self.linear_share(rows);
-                self.linear[v][iu] = share;
+                let share: i32 = rows[..self.net.inputs()]
+                    .iter()
+                    .map(|&r| self.net.linear_row(r))
+                    .sum();
                 self.linear_sum[v] += share;
             }
         }
-    }
-
-    fn linear_share(&self, rows: &CellRows) -> i32 {
-        rows[..self.net.inputs()]
-            .iter()
-            .map(|&r| self.net.linear_row(r))
-            .sum()
     }
 
     /// The network.
@@ -240,17 +233,39 @@ impl NetworkState {
         self
     }
 
-    /// [`NetworkState::value`]'s body, inlined into each instruction set's copy.
+    /// [`NetworkState::value`]'s body, inlined into each instruction set's copy, and
+    /// there compiled once more for each common channel count: with the count a constant,
+    /// a kernel over a cell's channels is a few vector instructions, where a loop of
+    /// unknown length spent more on its set-up and remainder than on its work.
     #[inline(always)]
     fn value_with(&mut self, pb: &PatternBoard, side: Color) -> i32 {
-        self.sync(pb);
+        match self.channels {
+            16 => self.value_for::<16>(pb, side),
+            32 => self.value_for::<32>(pb, side),
+            64 => self.value_for::<64>(pb, side),
+            _ => self.value_for::<0>(pb, side),
+        }
+    }
+
+    /// The channel count: `C`, or the network's when `C` is 0 (any count).
+    #[inline(always)]
+    fn ch<const C: usize>(&self) -> usize {
+        debug_assert!(C == 0 || C == self.channels);
+        if C == 0 { self.channels } else { C }
+    }
+
+    /// [`NetworkState::value_with`] for `C` channels ([`NetworkState::ch`]).
+    #[inline(always)]
+    fn value_for<const C: usize>(&mut self, pb: &PatternBoard, side: Color) -> i32 {
+        self.sync::<C>(pb);
         let v = side as usize;
+        let ch = self.ch::<C>();
         if v >= self.views {
             let [black, white] = &mut self.pooled;
-            simd::swap_halves(black, white);
+            simd::swap_halves(&black[..ch], &mut white[..ch]);
         }
         let value = self.net.value(
-            &self.pooled[v],
+            &self.pooled[v][..ch],
             self.linear_sum[v] + self.net.threat_entry(threat_mask(pb, side)),
         );
         debug_assert!(
@@ -262,7 +277,7 @@ impl NetworkState {
 
     /// Brings the state to `pb`'s moves (see the module doc).
     #[inline(always)]
-    fn sync(&mut self, pb: &PatternBoard) {
+    fn sync<const C: usize>(&mut self, pb: &PatternBoard) {
         let common = self
             .applied
             .iter()
@@ -275,7 +290,7 @@ impl NetworkState {
             return;
         }
         while self.applied.len() > common {
-            self.take_back(pb);
+            self.take_back::<C>(pb);
         }
         let from = self.applied.len();
         if pb.ply() == from {
@@ -298,7 +313,7 @@ impl NetworkState {
         let mut pending = std::mem::take(&mut self.pending);
         for &i in &pending {
             self.marked[usize::from(i)] = false;
-            self.touch(pb, i);
+            self.touch::<C>(pb, i);
         }
         pending.clear();
         self.pending = pending;
@@ -356,19 +371,14 @@ impl NetworkState {
     /// Brings cell `i` up to date from the board and its window codes, saving it first if
     /// it changes.
     #[inline(always)]
-    fn touch(&mut self, pb: &PatternBoard, i: Idx) {
+    fn touch<const C: usize>(&mut self, pb: &PatternBoard, i: Idx) {
         let iu = usize::from(i);
         let old = self.rows[iu];
         let new = self.net.cell_rows_with(pb, i, &self.codes[iu]);
         if new == old {
             return;
         }
-        let ch = self.channels;
-        self.saved.push(Saved {
-            cell: i,
-            rows: old,
-            linear: [self.linear[0][iu], self.linear[1][iu]],
-        });
+        let ch = self.ch::<C>();
         for v in 0..self.views {
             self.saved_values
                 .extend_from_slice(&self.x[v][iu * ch..][..ch]);
@@ -379,35 +389,43 @@ impl NetworkState {
         }
         self.rows[iu] = new;
         let inputs = self.net.inputs();
-        for (v, rows) in new.iter().enumerate() {
-            let share = self.linear_share(rows);
-            self.linear_sum[v] += share - self.linear[v][iu];
-            self.linear[v][iu] = share;
-        }
-        for v in 0..self.views {
-            let x = &mut self.x[v][iu * ch..][..ch];
+        let mut linear = [0; 2];
+        for v in 0..2 {
+            // Of a view whose activations are not kept, only the linear value.
+            let mut x = (v < self.views).then(|| &mut self.x[v][iu * ch..][..ch]);
             for (&o, &n) in old[v][..inputs].iter().zip(&new[v][..inputs]) {
                 if o != n {
-                    // `x - o` is the sum of the cell's other rows: within the bound.
-                    simd::swap_row(x, self.net.row(o), self.net.row(n));
+                    linear[v] += self.net.linear_row(n) - self.net.linear_row(o);
+                    if let Some(x) = x.as_deref_mut() {
+                        // `x - o` is the sum of the cell's other rows: within the bound.
+                        simd::swap_row(x, &self.net.row(o)[..ch], &self.net.row(n)[..ch]);
+                    }
                 }
             }
+            self.linear_sum[v] += linear[v];
+            let Some(x) = x else { continue };
             let (a1, new_act) = self.scratch.split_at_mut(ch);
-            self.net.activate(x, a1, new_act);
+            let new_act = &mut new_act[..ch];
+            self.net.activate(x, &mut a1[..ch], new_act);
             simd::set_activations(
                 new_act,
                 &mut self.act[v][iu * ch..][..ch],
-                &mut self.pooled[v],
+                &mut self.pooled[v][..ch],
             );
         }
+        self.saved.push(Saved {
+            cell: i,
+            rows: old,
+            linear,
+        });
     }
 
     /// Takes back the last batch: its cells' saved inputs, sums, activations and shares,
     /// the board sums, and its moves' digits in the window codes.
     #[inline(always)]
-    fn take_back(&mut self, pb: &PatternBoard) {
+    fn take_back<const C: usize>(&mut self, pb: &PatternBoard) {
         let batch = self.batches.pop().expect("applied moves belong to a batch");
-        let ch = self.channels;
+        let ch = self.ch::<C>();
         let views = self.views;
         let per = 2 * views * ch;
         for (k, saved) in self.saved.drain(batch.saved..).enumerate() {
@@ -419,12 +437,11 @@ impl NetworkState {
                 simd::set_activations(
                     &values[(views + v) * ch..][..ch],
                     &mut self.act[v][iu * ch..][..ch],
-                    &mut self.pooled[v],
+                    &mut self.pooled[v][..ch],
                 );
             }
             for v in 0..2 {
-                self.linear_sum[v] += saved.linear[v] - self.linear[v][iu];
-                self.linear[v][iu] = saved.linear[v];
+                self.linear_sum[v] -= saved.linear[v];
             }
         }
         self.saved_values.truncate(batch.saved * per);
@@ -443,11 +460,16 @@ mod tests {
     use crate::rules::Rule;
 
     /// Networks `nn/train.py` made (the engine's exactness fixtures, crates/tools/tests):
-    /// line windows of reach 2 with the cell layer (residual), without it, and mirrored.
-    const NETWORKS: [&[u8]; 3] = [
+    /// line windows of reach 2 with the cell layer (residual), without it, and mirrored,
+    /// at 8 channels (any count: `NetworkState::value_for::<0>`, the kernels' remainder
+    /// alone); mirrored at 16 (a count compiled apart, one whole block); with the cell
+    /// layer at 24 (any count, a block and a remainder).
+    const NETWORKS: [&[u8]; 5] = [
         include_bytes!("../../../tools/tests/data/network/w8.hnn"),
         include_bytes!("../../../tools/tests/data/network/n8.hnn"),
         include_bytes!("../../../tools/tests/data/network/m8.hnn"),
+        include_bytes!("../../../tools/tests/data/network/m16.hnn"),
+        include_bytes!("../../../tools/tests/data/network/w24.hnn"),
     ];
 
     fn network(bytes: &[u8]) -> Arc<Network> {

@@ -1070,7 +1070,10 @@ impl Network {
     /// state's AVX2 path compiles it with AVX2 ([`simd`]).
     #[inline(always)]
     pub(super) fn value(&self, pooled: &[i32], linear: i32) -> i32 {
-        let ch = self.channels;
+        // The slice's length, not the field: a caller that knows the count as a constant
+        // gets the dot products compiled for it.
+        let ch = pooled.len();
+        debug_assert_eq!(ch, self.channels);
         let shift1 = self.shifts.value1 + POOL_SHIFT;
         let mlp = (0..self.hidden)
             .map(|h| {

@@ -1,7 +1,7 @@
 //! The network's lane-by-lane kernels, and the choice of vector instructions they run on.
 //!
-//! The kernels are plain loops over slices, which the compiler vectorises; they are
-//! integer operations, so every instruction set gives the same numbers, and what differs
+//! The kernels are plain loops over slices, which the compiler vectorises (the update's
+//! hot ones in blocks of [`LANES`], see there); they are integer operations, so every instruction set gives the same numbers, and what differs
 //! is how many lanes one instruction takes. The build targets plain x86-64 (SSE2: 8 i16
 //! lanes, and no 32-bit multiply for the value layer's dot products). [`Simd::detect`]
 //! finds AVX2 at run time (16 i16 lanes, `vpmulld`); a caller told so runs its work inside
@@ -42,10 +42,35 @@ fn feature_activation(x: i16, shift: u32) -> i16 {
     (x >> shift).clamp(0, ACT_MAX as i16)
 }
 
+/// Lanes a kernel takes at once: one AVX2 vector of i16. A block is computed into a local
+/// array and then stored: inlined, a kernel's slices may alias as far as the compiler
+/// knows, and a loop whose stores might feed its loads is vectorised only behind a run-time
+/// overlap check, or, with a length known at compile time, not at all.
+const LANES: usize = 16;
+
+/// A block of `LANES` values, copied out of its slice (`chunks_exact` gives that length).
+#[inline(always)]
+fn block<T: Copy + Default>(x: &[T]) -> [T; LANES] {
+    let mut out = [T::default(); LANES];
+    out.copy_from_slice(x);
+    out
+}
+
 /// `out = feature_activation(x)`, lane by lane.
 #[inline(always)]
 pub(super) fn activate(x: &[i16], shift: u32, out: &mut [i16]) {
-    for (o, &x) in out.iter_mut().zip(x) {
+    let mut outs = out.chunks_exact_mut(LANES);
+    let xs = x.chunks_exact(LANES);
+    let tail = xs.remainder();
+    for (o, x) in (&mut outs).zip(xs) {
+        let x = block(x);
+        let mut y = [0; LANES];
+        for k in 0..LANES {
+            y[k] = feature_activation(x[k], shift);
+        }
+        o.copy_from_slice(&y);
+    }
+    for (o, &x) in outs.into_remainder().iter_mut().zip(tail) {
         *o = feature_activation(x, shift);
     }
 }
@@ -62,7 +87,18 @@ pub(super) fn add_row(x: &mut [i16], row: &[i16]) {
 /// the result is within i16 (the loader's bound on a cell's sum).
 #[inline(always)]
 pub(super) fn swap_row(x: &mut [i16], out: &[i16], add: &[i16]) {
-    for ((x, &o), &a) in x.iter_mut().zip(out).zip(add) {
+    let mut xs = x.chunks_exact_mut(LANES);
+    let (os, adds) = (out.chunks_exact(LANES), add.chunks_exact(LANES));
+    let (o_tail, a_tail) = (os.remainder(), adds.remainder());
+    for ((x, o), a) in (&mut xs).zip(os).zip(adds) {
+        let (o, a) = (block(o), block(a));
+        let mut y = block(x);
+        for k in 0..LANES {
+            y[k] = y[k] - o[k] + a[k];
+        }
+        x.copy_from_slice(&y);
+    }
+    for ((x, &o), &a) in xs.into_remainder().iter_mut().zip(o_tail).zip(a_tail) {
         *x = *x - o + a;
     }
 }
@@ -71,7 +107,20 @@ pub(super) fn swap_row(x: &mut [i16], out: &[i16], add: &[i16]) {
 /// activations replaced.
 #[inline(always)]
 pub(super) fn set_activations(new: &[i16], act: &mut [i16], pooled: &mut [i32]) {
-    for ((a, s), &n) in act.iter_mut().zip(pooled.iter_mut()).zip(new) {
+    let (mut acts, mut sums) = (act.chunks_exact_mut(LANES), pooled.chunks_exact_mut(LANES));
+    let news = new.chunks_exact(LANES);
+    let new_tail = news.remainder();
+    for ((a, s), n) in (&mut acts).zip(&mut sums).zip(news) {
+        let (old, n) = (block(a), block(n));
+        let mut y = block(s);
+        for k in 0..LANES {
+            y[k] += i32::from(n[k]) - i32::from(old[k]);
+        }
+        s.copy_from_slice(&y);
+        a.copy_from_slice(&n);
+    }
+    let tail = acts.into_remainder().iter_mut().zip(sums.into_remainder());
+    for ((a, s), &n) in tail.zip(new_tail) {
         *s += i32::from(n) - i32::from(*a);
         *a = n;
     }
