@@ -87,7 +87,7 @@ pub struct NetworkState {
     /// How far a stone's change reaches along its lines.
     reach: usize,
     /// Per cell (the padded grid's indices): its input rows from each view, and its line
-    /// windows' codes.
+    /// windows' codes (black's view: white's rows read its shapes by the other colour).
     rows: Vec<[CellRows; 2]>,
     codes: Vec<WindowCodes>,
     /// The views whose activations are kept: both, or black's alone for a mirrored
@@ -329,32 +329,24 @@ impl NetworkState {
         if reach == 0 {
             return;
         }
-        // A stone's digit from each view: 1 for the view's own colour, 2 for the other.
-        let digit = |view: Color| if view == color { 1 } else { 2 };
-        let digits = [digit(Color::Black), digit(Color::White)].map(|d| d * sign);
+        // A stone's digit in black's view: 1 for black, 2 for white.
+        let digit = sign * if color == Color::Black { 1 } else { 2 };
         // The stone `-offset` from a window's centre is its digit `reach - offset`, the
         // first most significant.
         let mut add = |q: Idx, dir: usize, offset: isize| {
             let place = 1 << (2 * (reach as isize + offset));
-            for (code, d) in self.codes[usize::from(q)].iter_mut().zip(digits) {
-                code[dir] = code[dir].wrapping_add_signed(d * place);
-            }
+            let code = &mut self.codes[usize::from(q)][dir];
+            *code = code.wrapping_add_signed(digit * place);
         };
         for dir in 0..4 {
             add(at, dir, 0);
-        }
-        // Per direction and way (back, forth): whether the walk has passed a wall.
-        let mut stopped = [[false; 2]; 4];
-        // `line_cells` walks outwards, one step either way at a time.
-        for (dir, offset, q) in pb.line_cells(at, reach) {
-            let way = usize::from(offset > 0);
-            if stopped[dir][way] {
-                continue;
+            for way in [-1, 1] {
+                for (offset, q) in pb.ray(at, dir, way, reach) {
+                    if self.on_board.get(usize::from(q)).copied().unwrap_or(false) {
+                        add(q, dir, offset);
+                    }
+                }
             }
-            if self.on_board.get(usize::from(q)).copied().unwrap_or(false) {
-                add(q, dir, offset);
-            }
-            stopped[dir][way] = pb.is_wall(q);
         }
     }
 

@@ -208,6 +208,9 @@ struct Lines {
     /// Per raw code (base 4, first cell most significant), its shape's row in
     /// `quant.shape_codes` order; `u16::MAX` for a code no board shows.
     row: Vec<u16>,
+    /// Per shape row, the row of the same window read by the other colour: white's view
+    /// of a cell is black's with this, so only black's codes are kept.
+    other: Vec<u16>,
 }
 
 /// The feature rows a cell's inputs select, from one view: its own pcode's, the
@@ -216,9 +219,9 @@ struct Lines {
 pub(super) type CellRows = [u16; MAX_INPUTS];
 /// Inputs of a cell: two pcodes, a stone and four windows.
 pub(super) const MAX_INPUTS: usize = 7;
-/// A cell's raw line window codes ([`window_codes`]), per view (indexed by [`Color`]) and
-/// direction (`Dir::ALL`'s order); all 0 for a network without windows.
-pub(super) type WindowCodes = [[u32; 4]; 2];
+/// A cell's raw line window codes ([`window_codes`]) from black's view, per direction
+/// (`Dir::ALL`'s order); all 0 for a network without windows.
+pub(super) type WindowCodes = [u32; 4];
 /// Where each kind of row starts in the row table.
 const OWN_PCODE_ROWS: usize = 0;
 const OPP_PCODE_ROWS: usize = PCODE_COUNT;
@@ -276,14 +279,13 @@ fn shape_rows(reach: usize) -> (usize, Vec<u16>) {
     (shapes.len(), row)
 }
 
-/// The raw codes of the window of `reach` cells either way of `i` along `Dir::ALL[dir]`,
-/// from each colour's view (indexed by [`Color`]; `model.line_codes`' digits, first cell
-/// most significant). A blocked cell stops the line as the edge does: it and what lies past
-/// it read as off the board, and a blocked centre as empty (as the cell's stone input reads
-/// it), so a code is always one of [`windows`]; on boards without blocked cells it is
-/// exactly the trainer's.
-fn window_codes(pb: &PatternBoard, i: Idx, dir: usize, reach: usize) -> [usize; 2] {
-    // Black's view; white's swaps the digits of the two colours.
+/// The raw code of the window of `reach` cells either way of `i` along `Dir::ALL[dir]`,
+/// from black's view (`model.line_codes`' digits, first cell most significant; white's
+/// view is [`swap_code`]'s). A blocked cell stops the line as the edge does: it and what
+/// lies past it read as off the board, and a blocked centre as empty (as the cell's stone
+/// input reads it), so a code is always one of [`windows`]; on boards without blocked cells
+/// it is exactly the trainer's.
+fn window_codes(pb: &PatternBoard, i: Idx, dir: usize, reach: usize) -> usize {
     let mut cells = [OFF_BOARD; 2 * MAX_WINDOW + 1];
     for (cell, c) in cells.iter_mut().zip(pb.line_window(i, dir, reach)) {
         *cell = match c {
@@ -307,9 +309,7 @@ fn window_codes(pb: &PatternBoard, i: Idx, dir: usize, reach: usize) -> [usize; 
             cells[t] = OFF_BOARD;
         }
     }
-    cells.iter().fold([0, 0], |[b, w], &c| {
-        [b * 4 + c as usize, w * 4 + swap_digit(c) as usize]
-    })
+    cells.iter().fold(0, |code, &c| code * 4 + c as usize)
 }
 
 /// A window cell's digit read by the other colour: own and opponent's stones swap.
@@ -656,7 +656,17 @@ impl Network {
             None
         };
         let shape_table = r.i16s(shapes * ch)?;
-        let lines = (reach > 0).then_some(Lines { reach, row });
+        let lines = (reach > 0).then(|| {
+            let len = 2 * reach + 1;
+            let mut other = vec![0; shapes];
+            for (code, &r) in row.iter().enumerate() {
+                if r != u16::MAX {
+                    // Every window read by the other colour is a window too.
+                    other[usize::from(r)] = row[swap_code(code, len)];
+                }
+            }
+            Lines { reach, row, other }
+        });
         let stone = r.i16s(3 * ch)?;
         let psqt = r.i32s(2 * PCODE_COUNT)?;
         let psqt_stone = r.i32s(3)?;
@@ -949,11 +959,9 @@ impl Network {
     /// Cell `i`'s line window codes, read from the board.
     pub(super) fn window_codes(&self, pb: &PatternBoard, i: Idx) -> WindowCodes {
         let Some(lines) = &self.lines else {
-            return [[0; 4]; 2];
+            return [0; 4];
         };
-        let dirs: [[usize; 2]; 4] =
-            std::array::from_fn(|dir| window_codes(pb, i, dir, lines.reach));
-        std::array::from_fn(|view| dirs.map(|codes| codes[view] as u32))
+        std::array::from_fn(|dir| window_codes(pb, i, dir, lines.reach) as u32)
     }
 
     /// [`Network::cell_rows`] with the line windows given by their codes (the board's
@@ -981,11 +989,12 @@ impl Network {
                 }) as u16;
         }
         if let Some(lines) = &self.lines {
-            for (rows, codes) in rows.iter_mut().zip(codes) {
-                for (row, &code) in rows[3..].iter_mut().zip(codes) {
-                    // Shape rows end below 2,005 + 22,143: they fit u16.
-                    *row = (SHAPE_ROWS + usize::from(lines.row[code as usize])) as u16;
-                }
+            for (dir, &code) in codes.iter().enumerate() {
+                let black = lines.row[code as usize];
+                let white = lines.other[usize::from(black)];
+                // Shape rows end below 2,005 + 22,143: they fit u16.
+                rows[Color::Black as usize][3 + dir] = (SHAPE_ROWS + usize::from(black)) as u16;
+                rows[Color::White as usize][3 + dir] = (SHAPE_ROWS + usize::from(white)) as u16;
             }
         }
         rows
@@ -1466,23 +1475,20 @@ mod tests {
         let at = |x, y| pb.idx(crate::board::Pos::new(x, y));
         let digits = |d: [usize; 9]| d.iter().fold(0, |code, &c| code * 4 + c);
         // The row through (5, 7): (1..=9, 7); (1, 7) and (2, 7) lie past the blocked (3, 7).
-        let code = window_codes(&pb, at(5, 7), 0, 4)[Color::Black as usize];
+        let code = window_codes(&pb, at(5, 7), 0, 4);
         assert_eq!(code, digits([3, 3, 3, 0, 0, 1, 0, 2, 0]));
-        assert_eq!(
-            window_codes(&pb, at(5, 7), 0, 4)[Color::White as usize],
-            digits([3, 3, 3, 0, 0, 2, 0, 1, 0])
-        );
+        assert_eq!(swap_code(code, 9), digits([3, 3, 3, 0, 0, 2, 0, 1, 0]));
         // The blocked cell's own row, (-1..=7, 7): the edge, then its centre read as empty.
         assert_eq!(
-            window_codes(&pb, at(3, 7), 0, 4)[Color::Black as usize],
+            window_codes(&pb, at(3, 7), 0, 4),
             digits([3, 0, 0, 0, 0, 0, 0, 1, 0])
         );
         let (_, row) = shape_rows(4);
         for i in pb.all_cells() {
             for dir in 0..4 {
-                for code in window_codes(&pb, i, dir, 4) {
-                    assert_ne!(row[code], u16::MAX);
-                }
+                let code = window_codes(&pb, i, dir, 4);
+                assert_ne!(row[code], u16::MAX);
+                assert_ne!(row[swap_code(code, 9)], u16::MAX);
             }
         }
     }

@@ -303,6 +303,27 @@ impl PatternBoard {
         self.line_cells(i, HALF - 1).map(|(_, _, q)| q)
     }
 
+    /// The cells from `i` outwards along `Dir::ALL[dir]`, backwards for `way` -1 and
+    /// forwards for 1, up to `reach` steps and up to and including the first wall (padding
+    /// or a blocked cell): each as `(offset, cell)`, the offset signed as `way`.
+    pub fn ray(
+        &self,
+        i: Idx,
+        dir: usize,
+        way: isize,
+        reach: usize,
+    ) -> impl Iterator<Item = (isize, Idx)> + '_ {
+        debug_assert!(reach <= PAD && way.abs() == 1);
+        let step = way * self.steps[dir];
+        let mut open = true;
+        (1..=reach as isize).map_while(move |k| {
+            let q = (i as isize + k * step) as Idx;
+            let this = open.then_some((way * k, q));
+            open = open && !self.is_wall(q);
+            this
+        })
+    }
+
     /// The cells up to `reach` steps from `i` along the four lines, `i` left out, each as
     /// `(direction, offset, cell)`: the index in [`Dir::ALL`], the steps along it (-1, 1,
     /// -2, 2, ... out to `reach`: nearer cells first) and the cell (padding cells included;
