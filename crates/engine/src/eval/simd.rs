@@ -1,8 +1,9 @@
 //! The network's lane-by-lane kernels, and the choice of vector instructions they run on.
 //!
 //! The kernels are plain loops over slices, which the compiler vectorises (the update's
-//! hot ones in blocks of [`LANES`], see there); they are integer operations, so every instruction set gives the same numbers, and what differs
-//! is how many lanes one instruction takes. The build targets plain x86-64 (SSE2: 8 i16
+//! hot ones in blocks of [`LANES`], see there); they are integer operations, so every
+//! instruction set gives the same numbers, and what differs is how many lanes one
+//! instruction takes. The build targets plain x86-64 (SSE2: 8 i16
 //! lanes, and no 32-bit multiply for the value layer's dot products). [`Simd::detect`]
 //! finds AVX2 at run time (16 i16 lanes, `vpmulld`); a caller told so runs its work inside
 //! a function compiled for it (`#[target_feature(enable = "avx2")]`), into which these
@@ -87,6 +88,7 @@ pub(super) fn add_row(x: &mut [i16], row: &[i16]) {
 /// the result is within i16 (the loader's bound on a cell's sum).
 #[inline(always)]
 pub(super) fn swap_row(x: &mut [i16], out: &[i16], add: &[i16]) {
+    let lane = |x: i16, o: i16, a: i16| x - o + a;
     let mut xs = x.chunks_exact_mut(LANES);
     let (os, adds) = (out.chunks_exact(LANES), add.chunks_exact(LANES));
     let (o_tail, a_tail) = (os.remainder(), adds.remainder());
@@ -94,12 +96,12 @@ pub(super) fn swap_row(x: &mut [i16], out: &[i16], add: &[i16]) {
         let (o, a) = (block(o), block(a));
         let mut y = block(x);
         for k in 0..LANES {
-            y[k] = y[k] - o[k] + a[k];
+            y[k] = lane(y[k], o[k], a[k]);
         }
         x.copy_from_slice(&y);
     }
     for ((x, &o), &a) in xs.into_remainder().iter_mut().zip(o_tail).zip(a_tail) {
-        *x = *x - o + a;
+        *x = lane(*x, o, a);
     }
 }
 
@@ -107,6 +109,7 @@ pub(super) fn swap_row(x: &mut [i16], out: &[i16], add: &[i16]) {
 /// activations replaced.
 #[inline(always)]
 pub(super) fn set_activations(new: &[i16], act: &mut [i16], pooled: &mut [i32]) {
+    let lane = |s: i32, old: i16, new: i16| s + i32::from(new) - i32::from(old);
     let (mut acts, mut sums) = (act.chunks_exact_mut(LANES), pooled.chunks_exact_mut(LANES));
     let news = new.chunks_exact(LANES);
     let new_tail = news.remainder();
@@ -114,14 +117,14 @@ pub(super) fn set_activations(new: &[i16], act: &mut [i16], pooled: &mut [i32]) 
         let (old, n) = (block(a), block(n));
         let mut y = block(s);
         for k in 0..LANES {
-            y[k] += i32::from(n[k]) - i32::from(old[k]);
+            y[k] = lane(y[k], old[k], n[k]);
         }
         s.copy_from_slice(&y);
         a.copy_from_slice(&n);
     }
     let tail = acts.into_remainder().iter_mut().zip(sums.into_remainder());
     for ((a, s), &n) in tail.zip(new_tail) {
-        *s += i32::from(n) - i32::from(*a);
+        *s = lane(*s, *a, n);
         *a = n;
     }
 }
