@@ -192,11 +192,7 @@ impl NetworkState {
                     self.net.activate(x, &mut self.scratch[..ch], act);
                     simd::accumulate(&mut self.pooled[v], act);
                 }
-                let share: i32 = rows[..self.net.inputs()]
-                    .iter()
-                    .map(|&r| self.net.linear_row(r))
-                    .sum();
-                self.linear_sum[v] += share;
+                self.linear_sum[v] += self.net.linear_share(rows);
             }
         }
     }

@@ -1053,6 +1053,11 @@ impl Network {
         let rows = self.cell_rows(pb, i)[side as usize];
         self.feature_sum(&rows, x);
         self.activate(x, a1, out);
+        self.linear_share(&rows)
+    }
+
+    /// A cell's share of the linear value: the linear values of its rows.
+    pub(super) fn linear_share(&self, rows: &CellRows) -> i32 {
         rows[..self.inputs]
             .iter()
             .map(|&r| self.linear_row(r))
