@@ -408,8 +408,8 @@ impl NetworkState {
         });
     }
 
-    /// Takes back the last batch: its cells' saved inputs, sums, activations and shares,
-    /// the board sums, and its moves' digits in the window codes.
+    /// Takes back the last batch: its cells' saved inputs, sums and activations, their
+    /// linear changes, the board sums, and its moves' digits in the window codes.
     #[inline(always)]
     fn take_back<const C: usize>(&mut self, pb: &PatternBoard) {
         let batch = self.batches.pop().expect("applied moves belong to a batch");
