@@ -90,9 +90,12 @@ impl Playing {
 /// `analyse` (the subcommand's value wins).
 #[derive(Debug, Default, Args)]
 pub struct Weights {
-    /// Evaluate with this weights file (written by `train`), or add this network file
-    /// (written by `nn/train.py`) to the built-in tables for its rule, instead of the built-in
-    /// weights. `INFO weights FILE` changes it through the protocol.
+    /// Evaluate with this weights file (written by `train`: its tables alone), or add this
+    /// network file (written by `nn/train.py`) to the built-in tables for its rule, instead
+    /// of the built-in evaluation: the built-in tables, with the built-in freestyle network
+    /// for the protocol and `analyse`, without it for `datagen` and `rescore`. The built-in
+    /// tables alone: `--weights crates/engine/src/eval/default.weights`. `INFO weights FILE`
+    /// changes it through the protocol.
     #[arg(long, value_name = "FILE")]
     pub weights: Option<PathBuf>,
 }
@@ -159,7 +162,7 @@ pub enum Tool {
         #[command(flatten)]
         args: Box<hoshi_tools::analyse::AnalyseArgs>,
     },
-    /// Search fixed positions to a fixed depth with the built-in weights and print nodes,
+    /// Search fixed positions to a fixed depth with the built-in evaluation and print nodes,
     /// time and speed.
     Bench {
         /// Depth of every search.

@@ -22,8 +22,9 @@ fn main() -> ExitCode {
         }
     }
     // A bad --weights is a bad command line: said at once, before any protocol.
-    let evaluator = |weights: &Weights| match weights.or(&cli.weights) {
-        None => Ok(Evaluator::default()),
+    // Master plays with the built-in network; the data tools' default is the tables.
+    let evaluator = |weights: &Weights, builtin: fn() -> Evaluator| match weights.or(&cli.weights) {
+        None => Ok(builtin()),
         Some(path) => Evaluator::load(&path).map_err(|e| {
             eprintln!("pbrain-hoshi: --weights {}: {e}", path.display());
             ExitCode::from(2)
@@ -37,7 +38,7 @@ fn main() -> ExitCode {
     match &cli.tool {
         None | Some(Tool::Protocol { .. }) => {
             let playing = playing.or(&cli.playing);
-            let evaluator = match evaluator(weights) {
+            let evaluator = match evaluator(weights, Evaluator::builtin) {
                 Ok(e) => e,
                 Err(code) => return code,
             };
@@ -60,7 +61,7 @@ fn main() -> ExitCode {
         }
         Some(Tool::Match(args)) => tool_result("match", hoshi_tools::matches::run(args, cli.seed)),
         Some(Tool::Datagen { weights, args }) => {
-            let evaluator = match evaluator(weights) {
+            let evaluator = match evaluator(weights, Evaluator::default) {
                 Ok(e) => e,
                 Err(code) => return code,
             };
@@ -77,7 +78,7 @@ fn main() -> ExitCode {
         ),
         Some(Tool::Import(args)) => tool_result("import", hoshi_tools::import::run(args)),
         Some(Tool::Rescore { weights, args }) => {
-            let evaluator = match evaluator(weights) {
+            let evaluator = match evaluator(weights, Evaluator::default) {
                 Ok(e) => e,
                 Err(code) => return code,
             };
@@ -93,7 +94,7 @@ fn main() -> ExitCode {
             tool_result("play", hoshi_tools::play::run(args, opponent))
         }
         Some(Tool::Analyse { weights, args }) => {
-            let evaluator = match evaluator(weights) {
+            let evaluator = match evaluator(weights, Evaluator::builtin) {
                 Ok(e) => e,
                 Err(code) => return code,
             };

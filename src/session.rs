@@ -37,7 +37,7 @@ pub struct Options {
     /// Seed for the random generator, used afresh for every game; a fresh one per game
     /// when `None`.
     pub seed: Option<u64>,
-    /// Master's evaluation until `INFO weights` changes it.
+    /// Master's evaluation at full strength until `INFO weights` changes it.
     pub evaluator: Evaluator,
 }
 
@@ -49,6 +49,8 @@ pub struct Session<W: Write> {
     stop: Arc<StopControl>,
     /// Master's search: its tables live as long as the process, sized by `max_memory`.
     searcher: Searcher,
+    /// Master's evaluation at full strength; the searcher's is the one for the strength.
+    evaluator: Evaluator,
     /// A problem to tell the user with the next move (INFO itself is never answered).
     notice: Option<String>,
 }
@@ -57,13 +59,14 @@ impl<W: Write> Session<W> {
     pub fn new(options: Options, stop: Arc<StopControl>, out: W) -> Session<W> {
         let settings = Settings::new(options.level, options.strength, options.seed);
         let mut searcher = Searcher::new(settings.table_bytes());
-        searcher.set_evaluator(options.evaluator);
+        searcher.set_evaluator(settings.strength.evaluator(&options.evaluator));
         Session {
             out: Replies::new(out),
             settings,
             game: None,
             stop,
             searcher,
+            evaluator: options.evaluator,
             notice: None,
         }
     }
@@ -211,6 +214,7 @@ impl<W: Write> Session<W> {
             stop,
             searcher,
             notice,
+            ..
         } = self;
         Ok(Pending {
             settings,
@@ -276,14 +280,15 @@ impl<W: Write> Session<W> {
                 self.searcher.prepare(rule);
             }
             Info::Level(level) => s.level = level,
-            Info::Strength(strength) => s.strength = strength,
-            Info::Elo(elo) => s.strength = Strength::for_elo(elo),
+            Info::Strength(strength) => self.set_strength(strength),
+            Info::Elo(elo) => self.set_strength(Strength::for_elo(elo)),
             Info::MaxDepth(depth) => s.max_depth = depth,
             Info::MaxNode(nodes) => s.max_nodes = nodes,
             Info::Weights(path) => match Evaluator::load(&path) {
                 Ok(e) => {
                     log::info!("INFO weights {}: loaded", path.display());
-                    self.searcher.set_evaluator(e);
+                    self.searcher.set_evaluator(s.strength.evaluator(&e));
+                    self.evaluator = e;
                 }
                 Err(e) => {
                     let why = format!("INFO weights {}: {e}; the old weights stay", path.display());
@@ -294,6 +299,13 @@ impl<W: Write> Session<W> {
             Info::Accepted { key, value } => log::debug!("INFO {key} '{value}' has no effect"),
             Info::Ignored { key, reason } => log::warn!("INFO {key} ignored: {reason}"),
         }
+    }
+
+    /// Master's strength from now on, and the evaluation it plays with.
+    fn set_strength(&mut self, strength: Strength) {
+        self.settings.strength = strength;
+        self.searcher
+            .set_evaluator(strength.evaluator(&self.evaluator));
     }
 
     /// A new table when the settings now give it another size than `before` (INFO comes
@@ -372,7 +384,7 @@ mod tests {
             level: Level::Hard,
             strength: Strength::FULL,
             seed: Some(1),
-            evaluator: Evaluator::default(),
+            evaluator: Evaluator::builtin(),
         };
         Session::new(options, Arc::new(StopControl::default()), Vec::new())
     }
@@ -505,6 +517,32 @@ mod tests {
         assert!(lines[1].starts_with("MESSAGE INFO weights /nonexistent/x.weights: cannot read"));
         assert!(lines[1].contains("the old weights stay"));
         assert!(s.notice.is_none(), "told once");
+    }
+
+    /// Below full strength master plays with the tables alone, the evaluation the dial's
+    /// scale was measured with; at full strength with its own again, the built-in network
+    /// or the one `INFO weights` gave.
+    #[test]
+    fn the_strength_dial_plays_with_the_tables() {
+        let id = |s: &Session<Vec<u8>>| s.searcher.evaluator().id();
+        let (builtin, tables) = (Evaluator::builtin().id(), Evaluator::default().id());
+        assert_ne!(builtin, tables);
+        let (s, _) = run(&[]);
+        assert_eq!(id(&s), builtin);
+        let (s, _) = run(&["INFO strength 99"]);
+        assert_eq!(id(&s), tables);
+        let (s, _) = run(&["INFO elo -99999", "INFO elo 99999"]);
+        assert_eq!(id(&s), builtin);
+        let file = std::env::temp_dir().join(format!("hoshi-dial-{}.weights", std::process::id()));
+        hoshi::eval::builtin_model().save(&file).unwrap();
+        let load = format!("INFO weights {}", file.display());
+        let (s, _) = run(&["INFO strength 50", &load, "INFO strength 100"]);
+        let _ = std::fs::remove_file(file);
+        assert_eq!(
+            id(&s),
+            tables,
+            "the file's tables, without the built-in network"
+        );
     }
 
     #[test]

@@ -2,12 +2,14 @@
 //!
 //! The positions are Rapfi's benchmark set (`benchSet` in its `command/benchmark.cpp`),
 //! in protocol coordinates, black first. Each is searched to a fixed depth with one
-//! thread, a fixed table cleared before each position, and no clock, so the node counts
+//! thread, a fixed table cleared before each position, and no clock, with the evaluation
+//! master plays with ([`Evaluator::builtin`]), so the node counts
 //! are the same on every run and every machine; only the time differs.
 
 use std::time::{Duration, Instant};
 
 use crate::board::{Board, BoardError, Color, Pos};
+use crate::eval::Evaluator;
 use crate::rules::Rule;
 use crate::search::{Request, Searcher};
 use crate::time::Limits;
@@ -163,6 +165,7 @@ pub fn run(
     report: &mut dyn FnMut(&Measurement),
 ) -> Result<Vec<Measurement>, BoardError> {
     let mut searcher = Searcher::new(TT_BYTES);
+    searcher.set_evaluator(Evaluator::builtin());
     let limits = Limits {
         max_depth: Some(depth),
         ..Limits::default()

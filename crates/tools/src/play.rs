@@ -19,6 +19,7 @@ use super::picture::{self, ColorChoice};
 use super::record::{self, RecordError};
 use super::{Size, ThinkArgs};
 use hoshi::board::{Board, Color, Pos};
+use hoshi::eval::Evaluator;
 use hoshi::levels::{Context, Level, Strength};
 use hoshi::notation::{self, NotationError};
 use hoshi::rng::Rng;
@@ -127,6 +128,7 @@ struct Play<W: Write> {
 impl<W: Write> Play<W> {
     fn new(game: Game, human: Color, opponent: Opponent, args: &PlayArgs, out: W) -> Play<W> {
         let mut searcher = Searcher::new(search::DEFAULT_TT_BYTES);
+        searcher.set_evaluator(opponent.strength.evaluator(&Evaluator::builtin()));
         searcher.prepare(game.rule());
         Play {
             out,
@@ -359,7 +361,8 @@ impl<W: Write> Play<W> {
         self.show()
     }
 
-    /// Hoshi's best move for the human, at full strength within the same budget.
+    /// Hoshi's best move for the human: the unweakened search, with the evaluation of
+    /// Hoshi's strength, within the same budget.
     fn hint(&mut self) -> io::Result<()> {
         if let Some(outcome) = self.game.outcome() {
             return writeln!(self.out, "The game is over ({outcome}).");

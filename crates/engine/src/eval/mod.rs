@@ -203,8 +203,14 @@ impl std::error::Error for LoadError {}
 /// The weights built into the binary, as `pbrain-hoshi train` wrote them.
 const DEFAULT_WEIGHTS: &[u8] = include_bytes!("default.weights");
 
+/// The network built into the binary, as `nn/train.py` wrote it: freestyle's, residual on
+/// the built-in tables (docs/network.md, "The built-in network"). The other rules play
+/// with their tables.
+const BUILTIN_NETWORK: &[u8] = include_bytes!("freestyle.hnn");
+
 impl Default for Evaluator {
-    /// The built-in weights.
+    /// The built-in tables alone: the evaluation of the tests, of the data tools' baseline,
+    /// of the strength dial below full strength, and of a search not told otherwise.
     fn default() -> Self {
         static DEFAULT: OnceLock<Evaluator> = OnceLock::new();
         DEFAULT
@@ -221,6 +227,32 @@ pub fn builtin_model() -> Model {
 }
 
 impl Evaluator {
+    /// The built-in evaluation, what master plays with unless told otherwise: the built-in
+    /// tables, with the built-in network for its rule.
+    #[must_use]
+    pub fn builtin() -> Evaluator {
+        static BUILTIN: OnceLock<Evaluator> = OnceLock::new();
+        BUILTIN
+            .get_or_init(|| {
+                // Checked by a test: the embedded network is valid for this build.
+                let net =
+                    Network::from_bytes(BUILTIN_NETWORK).expect("the built-in network is valid");
+                Evaluator::default()
+                    .with_network(net)
+                    .expect("the built-in network corrects the built-in tables")
+            })
+            .clone()
+    }
+
+    /// This evaluation's tables alone, without its network.
+    #[must_use]
+    pub fn tables(&self) -> Evaluator {
+        Evaluator {
+            network: None,
+            ..self.clone()
+        }
+    }
+
     /// The evaluation of hand-set `weights`: the same for every rule and both colours, with
     /// no threat table.
     #[must_use]
@@ -468,6 +500,25 @@ mod tests {
             Evaluator::from_model(&handset_model(&Weights::default())).id(),
             Evaluator::handset().id()
         );
+    }
+
+    /// The built-in network loads, corrects the built-in tables (its baseline) and plays
+    /// freestyle; the other rules keep their tables, and so does the tables' evaluation.
+    #[test]
+    fn the_built_in_network_is_valid_for_this_build() {
+        let e = Evaluator::builtin();
+        assert_ne!(e.id(), Evaluator::default().id());
+        assert_eq!(e.tables().id(), Evaluator::default().id());
+        let b = Board::new(15, 15).unwrap();
+        for rule in Rule::ALL {
+            let pb = pattern_board(&b, rule, &e);
+            assert_eq!(
+                e.network_state(&pb).is_some(),
+                rule == Rule::Freestyle,
+                "{rule}"
+            );
+            assert!(e.tables().network_state(&pb).is_none(), "{rule}");
+        }
     }
 
     #[test]

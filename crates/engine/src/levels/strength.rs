@@ -26,6 +26,7 @@ use std::str::FromStr;
 
 use super::{Choice, Context, Report, inattention};
 use crate::board::{Board, Pos};
+use crate::eval::Evaluator;
 use crate::rng::Rng;
 use crate::search::{Progress, Request, SearchResult};
 use crate::time::Limits;
@@ -113,6 +114,18 @@ impl Strength {
                 distance(a).total_cmp(&distance(b)).then(b.0.cmp(&a.0))
             })
             .unwrap_or(Strength::FULL)
+    }
+
+    /// The evaluation master plays with at this strength, given its full-strength one:
+    /// below full strength the tables alone, the evaluation the [`SCALE`] was measured
+    /// with (a network would make every step stronger than its rating).
+    #[must_use]
+    pub fn evaluator(self, master: &Evaluator) -> Evaluator {
+        if self == Strength::FULL {
+            master.clone()
+        } else {
+            master.tables()
+        }
     }
 
     /// `limits` bounded by the node budget of this strength's [`Skill`].

@@ -329,11 +329,19 @@ impl Searcher {
         }
     }
 
-    /// Evaluates with `eval` from the next search on (`--weights`, `INFO weights`); what
-    /// was learnt with the old one is dropped.
+    /// Evaluates with `eval` from the next search on (`--weights`, `INFO weights`, a new
+    /// strength); what was learnt with another evaluation is dropped.
     pub fn set_evaluator(&mut self, eval: Evaluator) {
-        self.eval = eval;
-        self.clear();
+        if eval.id() != self.eval.id() {
+            self.eval = eval;
+            self.clear();
+        }
+    }
+
+    /// The evaluation the next search plays with.
+    #[must_use]
+    pub fn evaluator(&self) -> &Evaluator {
+        &self.eval
     }
 
     /// Forgets everything learnt (a new game).
