@@ -200,6 +200,12 @@ impl fmt::Display for LoadError {
 
 impl std::error::Error for LoadError {}
 
+/// The board size the networks play on: the size of the games every network so far learnt
+/// from (`datagen --size 15`). A network's value sums its cells, so on another size it sums
+/// more cells than it ever saw: NN5 on 20x20 lost 86 (−170, −12) Elo to the tables alone
+/// (docs/network.md, "The built-in network"). Elsewhere the tables evaluate alone.
+pub const NETWORK_BOARD: (usize, usize) = (15, 15);
+
 /// The weights built into the binary, as `pbrain-hoshi train` wrote them.
 const DEFAULT_WEIGHTS: &[u8] = include_bytes!("default.weights");
 
@@ -302,10 +308,15 @@ impl Evaluator {
     }
 
     /// A new incremental network state for a search on `pb`, when a network evaluates its
-    /// rule.
+    /// rule on a board of [`NETWORK_BOARD`]'s size.
     #[must_use]
     pub fn network_state(&self, pb: &PatternBoard) -> Option<NetworkState> {
-        let net = self.network.as_ref().filter(|n| n.rule() == pb.rule())?;
+        let b = pb.board();
+        let size = (usize::from(b.width()), usize::from(b.height()));
+        let net = self
+            .network
+            .as_ref()
+            .filter(|n| n.rule() == pb.rule() && size == NETWORK_BOARD)?;
         // `with_network` admitted only networks the state supports.
         Some(NetworkState::new(net.clone(), pb).expect("an admitted network is incremental"))
     }
@@ -503,21 +514,24 @@ mod tests {
     }
 
     /// The built-in network loads, corrects the built-in tables (its baseline) and plays
-    /// freestyle; the other rules keep their tables, and so does the tables' evaluation.
+    /// freestyle on 15x15; the other rules and sizes keep their tables, and so does the
+    /// tables' evaluation.
     #[test]
     fn the_built_in_network_is_valid_for_this_build() {
         let e = Evaluator::builtin();
         assert_ne!(e.id(), Evaluator::default().id());
         assert_eq!(e.tables().id(), Evaluator::default().id());
-        let b = Board::new(15, 15).unwrap();
-        for rule in Rule::ALL {
-            let pb = pattern_board(&b, rule, &e);
-            assert_eq!(
-                e.network_state(&pb).is_some(),
-                rule == Rule::Freestyle,
-                "{rule}"
-            );
-            assert!(e.tables().network_state(&pb).is_none(), "{rule}");
+        for (w, h) in [(15, 15), (20, 20), (15, 20), (20, 15)] {
+            let b = Board::new(w, h).unwrap();
+            for rule in Rule::ALL {
+                let pb = pattern_board(&b, rule, &e);
+                assert_eq!(
+                    e.network_state(&pb).is_some(),
+                    rule == Rule::Freestyle && (w, h) == (15, 15),
+                    "{rule} {w}x{h}"
+                );
+                assert!(e.tables().network_state(&pb).is_none(), "{rule} {w}x{h}");
+            }
         }
     }
 
