@@ -210,8 +210,8 @@ pub const NETWORK_BOARD: (usize, usize) = (15, 15);
 const DEFAULT_WEIGHTS: &[u8] = include_bytes!("default.weights");
 
 /// The network built into the binary, as `nn/train.py` wrote it: freestyle's, residual on
-/// the built-in tables (docs/network.md, "The built-in network"). The other rules play
-/// with their tables.
+/// the built-in tables (docs/network.md, "The built-in network"). The other rules, and
+/// boards of another size than [`NETWORK_BOARD`], play with their tables.
 const BUILTIN_NETWORK: &[u8] = include_bytes!("freestyle.hnn");
 
 impl Default for Evaluator {
