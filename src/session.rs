@@ -58,9 +58,8 @@ pub struct Session<W: Write> {
 impl<W: Write> Session<W> {
     pub fn new(options: Options, stop: Arc<StopControl>, out: W) -> Session<W> {
         let settings = Settings::new(options.level, options.strength, options.seed);
-        let mut searcher = Searcher::new(settings.table_bytes());
-        searcher.set_evaluator(settings.strength.evaluator(&options.evaluator));
-        Session {
+        let searcher = Searcher::new(settings.table_bytes());
+        let mut session = Session {
             out: Replies::new(out),
             settings,
             game: None,
@@ -68,7 +67,9 @@ impl<W: Write> Session<W> {
             searcher,
             evaluator: options.evaluator,
             notice: None,
-        }
+        };
+        session.evaluate_at_strength();
+        session
     }
 
     /// Answers messages until the reader hangs up.
@@ -287,8 +288,8 @@ impl<W: Write> Session<W> {
             Info::Weights(path) => match Evaluator::load(&path) {
                 Ok(e) => {
                     log::info!("INFO weights {}: loaded", path.display());
-                    self.searcher.set_evaluator(s.strength.evaluator(&e));
                     self.evaluator = e;
+                    self.evaluate_at_strength();
                 }
                 Err(e) => {
                     let why = format!("INFO weights {}: {e}; the old weights stay", path.display());
@@ -304,8 +305,13 @@ impl<W: Write> Session<W> {
     /// Master's strength from now on, and the evaluation it plays with.
     fn set_strength(&mut self, strength: Strength) {
         self.settings.strength = strength;
-        self.searcher
-            .set_evaluator(strength.evaluator(&self.evaluator));
+        self.evaluate_at_strength();
+    }
+
+    /// The searcher plays with master's evaluation as its strength has it.
+    fn evaluate_at_strength(&mut self) {
+        let eval = self.settings.strength.evaluator(&self.evaluator);
+        self.searcher.set_evaluator(eval);
     }
 
     /// A new table when the settings now give it another size than `before` (INFO comes
