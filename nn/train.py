@@ -59,8 +59,9 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--weight-decay", type=float, default=1e-5)
     p.add_argument("--policy-weight", type=float, default=0.25,
                    help="weight of the policy's cross-entropy in the loss (the value's is 1)")
-    p.add_argument("--k", type=float, default=517.3,
-                   help="logistic scale K of the search scores (docs/eval.md: freestyle 517.3)")
+    p.add_argument("--k", type=float, default=None,
+                   help="logistic scale K of the search scores (default: the rule's, as the "
+                        "engine's: renju 715.2, the others 517.3; docs/eval.md)")
     p.add_argument("--lambda", dest="lam", type=float, default=0.5,
                    help="weight of the game result in the value target (as `train --lambda`)")
     p.add_argument("--seed", type=int, default=0, help="seeds initialisation and batch order")
@@ -106,10 +107,14 @@ class Split:
 def policy_loss(logits: torch.Tensor, legal: torch.Tensor, move: torch.Tensor
                 ) -> tuple[torch.Tensor, torch.Tensor]:
     """Per position: the cross-entropy of the move played over the legal cells, and
-    whether it is the most likely one."""
-    logits = logits.masked_fill(~legal, float("-inf"))
+    whether it is the most likely one, and whether the mover chose it; 0 and false where the mover has no legal cell (in
+    renju black may have only forbidden cells left, and its move is then no choice: such
+    a position has a value target but no policy target)."""
+    chose = legal.any(dim=1, keepdim=True)
+    logits = logits.masked_fill(~legal & chose, float("-inf"))
     ce = -torch.log_softmax(logits, dim=1).gather(1, move[:, None]).squeeze(1)
-    return ce, logits.argmax(dim=1) == move
+    chose = chose.squeeze(1)
+    return ce.where(chose, 0.0), (logits.argmax(dim=1) == move) & chose, chose
 
 
 @torch.no_grad()
@@ -118,30 +123,32 @@ def measure(net: MixNet, s: Split, batch: int, residual: bool,
     """Mean value loss, policy cross-entropy and top-1 accuracy over `s` (or its `idx`)."""
     net.eval()
     order = idx if idx is not None else torch.arange(len(s), device=s.move.device)
-    v_sum = ce_sum = hits = 0.0
+    v_sum = ce_sum = hits = choices = 0.0
     for start in range(0, len(order), 4 * batch):
         pcode, stones, mask, legal, move, target, base = s.batch(order[start:start + 4 * batch])
         value, logits = net(pcode, stones, mask)
         if residual:
             value = value + base
         v_sum += F.binary_cross_entropy_with_logits(value, target, reduction="sum").item()
-        ce, hit = policy_loss(logits, legal, move)
+        ce, hit, chose = policy_loss(logits, legal, move)
         ce_sum += ce.sum().item()
         hits += hit.sum().item()
-    n = len(order)
-    return v_sum / n, ce_sum / n, hits / n
+        choices += chose.sum().item()
+    return v_sum / len(order), ce_sum / max(choices, 1), hits / max(choices, 1)
 
 
 def prior_metrics(train: Split, held: Split) -> tuple[float, float, float]:
     """The baseline move prior on the held-out positions: its cross-entropy at the
     temperature fitted on the training positions, and its top-1 accuracy; and that
-    temperature. Like the network, over every legal cell."""
+    temperature. Like the network, over every legal cell, where the mover has one."""
 
     def ce(s: Split, temperature: float, rows: slice = slice(None)) -> float:
-        logits = np.where(s.legal_np[rows], s.prior[rows] / temperature, -np.inf)
+        legal, prior, move = s.legal_np[rows], s.prior[rows], s.move_np[rows]
+        chose = legal.any(axis=1)
+        logits = np.where(legal[chose], prior[chose] / temperature, -np.inf)
         logits -= logits.max(axis=1, keepdims=True)
         logp = logits - np.log(np.exp(logits).sum(axis=1, keepdims=True))
-        return float(-np.take_along_axis(logp, s.move_np[rows, None], axis=1).mean())
+        return float(-np.take_along_axis(logp, move[chose, None], axis=1).mean())
 
     # Golden-section search on log T over a fixed sample: the loss has one minimum.
     sample = slice(0, min(len(train), 40_000))
@@ -154,15 +161,16 @@ def prior_metrics(train: Split, held: Split) -> tuple[float, float, float]:
         else:
             lo = c
     t = math.exp((lo + hi) / 2.0)
+    chose = held.legal_np.any(axis=1)
     best = np.where(held.legal_np, held.prior, np.iinfo(np.int32).min).argmax(axis=1)
-    return ce(held, t), float((best == held.move_np).mean()), t
+    return ce(held, t), float((best == held.move_np)[chose].mean()), t
 
 
 @torch.no_grad()
 def measure_quantised(q: quant.QuantNet, counts: np.ndarray, s: Split, batch: int,
                       residual: bool) -> tuple[float, float, float]:
     """measure() for the integer network, through the reference inference."""
-    v_sum = ce_sum = hits = 0.0
+    v_sum = ce_sum = hits = choices = 0.0
     for start in range(0, len(s), batch):
         idx = torch.arange(start, min(start + batch, len(s)))
         pcode, stones, mask, legal, move, target, base = s.batch(idx.to(s.move.device))
@@ -173,10 +181,11 @@ def measure_quantised(q: quant.QuantNet, counts: np.ndarray, s: Split, batch: in
             v = v + base.cpu()
         v_sum += F.binary_cross_entropy_with_logits(v, target.cpu(), reduction="sum").item()
         logits = torch.from_numpy(policy / q.policy_scale).float()
-        ce, hit = policy_loss(logits, legal.cpu(), move.cpu())
+        ce, hit, chose = policy_loss(logits, legal.cpu(), move.cpu())
         ce_sum += ce.sum().item()
         hits += hit.sum().item()
-    return v_sum / len(s), ce_sum / len(s), hits / len(s)
+        choices += chose.sum().item()
+    return v_sum / len(s), ce_sum / max(choices, 1), hits / max(choices, 1)
 
 
 def check_pcodes(records: np.ndarray, patterns: np.ndarray) -> None:
@@ -207,12 +216,14 @@ def main() -> None:
         sys.exit(f"positions of several rules ({', '.join(map(str, rules))}): a network is "
                  "trained for one rule; export each rule's games apart")
     rule = int(rules[0])
+    if args.k is None:
+        args.k = data.logistic_scale(rule)
     held_mask = (records["flags"] & data.FLAG_HELD_OUT) != 0
     train = Split(records[~held_mask], args.k, args.lam, device)
     held = Split(records[held_mask], args.k, args.lam, device)
     print(f"{args.positions}: {len(records)} positions, {len(train)} training, {len(held)} "
           f"held out ({len(np.unique(records['game'][held_mask]))} games), "
-          f"{pos.side}x{pos.side}; device {device}")
+          f"{pos.side}x{pos.side}, {data.RULES[rule]}, K {args.k}; device {device}")
 
     base_train = data.bce(data.sigmoid(train.eval / args.k), train.target.cpu().numpy())
     base_held = data.bce(data.sigmoid(held.eval / args.k), held.target.cpu().numpy())
@@ -254,9 +265,9 @@ def main() -> None:
             value, logits = net(pcode, stones, mask)
             if args.residual:
                 value = value + base
-            ce, _ = policy_loss(logits, legal, move)
+            ce, _, chose = policy_loss(logits, legal, move)
             loss = (F.binary_cross_entropy_with_logits(value, target)
-                    + args.policy_weight * ce.mean())
+                    + args.policy_weight * ce.sum() / chose.sum().clamp(min=1))
             opt.zero_grad(set_to_none=True)
             loss.backward()
             opt.step()

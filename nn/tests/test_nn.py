@@ -19,6 +19,7 @@ import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import train  # noqa: E402
 from hoshi_nn import data, quant  # noqa: E402
 from hoshi_nn.model import MixNet, Shape, line_codes, shape_codes  # noqa: E402
 
@@ -271,6 +272,19 @@ class LineWindowTest(unittest.TestCase):
                 seen.update(np.unique(codes).tolist())
             self.assertEqual(seen, set(known.tolist()), window)
         self.assertEqual([len(shape_codes(w)) for w in (1, 2, 3, 4)], [30, 273, 2460, 22143])
+
+    def test_a_position_without_a_legal_cell_has_no_policy_loss(self) -> None:
+        """Renju's black can be left with forbidden cells only (its move is then a foul,
+        no choice): that position's policy loss is 0 and not counted, not NaN, and the
+        others' losses are the cross-entropy over their legal cells."""
+        logits = torch.tensor([[1.0, 2.0, 3.0], [1.0, 2.0, 3.0]], requires_grad=True)
+        legal = torch.tensor([[True, True, False], [False, False, False]])
+        ce, hit, chose = train.policy_loss(logits, legal, torch.tensor([1, 2]))
+        expected = -torch.log_softmax(torch.tensor([1.0, 2.0]), dim=0)[1]
+        self.assertTrue(torch.allclose(ce, torch.stack([expected, torch.tensor(0.0)])))
+        self.assertEqual((hit.tolist(), chose.tolist()), ([True, False], [True, False]))
+        ce.sum().backward()
+        self.assertTrue(torch.isfinite(logits.grad).all())
 
     def test_a_reach_beyond_the_format_is_refused_at_export(self) -> None:
         net = random_net(5, Shape(channels=4, hidden=4, window=5, mapper=8))
