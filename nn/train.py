@@ -281,7 +281,7 @@ def main() -> None:
 
     net.load_state_dict(best[2])
     q = quant.quantise(net.cpu(), args.k, pos.vocabulary, args.residual, pos.baseline_id,
-                       rule)
+                       rule, pos.side)
     quant.save(q, args.out)
     qv, qce, qtop = measure_quantised(q, counts, held, 512, args.residual)
     print(f"best epoch {best[1]}: held-out value loss {best[0]:.5f} (baseline tables "

@@ -40,8 +40,13 @@ FLAGS = FLAG_PCODE | FLAG_RESIDUAL | FLAG_CONV | FLAG_WINDOW | FLAG_NO_CELL | FL
 # The byte after the pattern count is the line windows' reach (0 without FLAG_WINDOW; it
 # was padding, always 0, before windows had an integer format).
 # The byte after the shifts is the rule the positions were played under (its `INFO rule`
-# code; padding, 0 = freestyle, before networks recorded it: those were all freestyle).
-HEADER = struct.Struct("<8sIHHBBBBIIfBBBBBBBxI")
+# code; padding, 0 = freestyle, before networks recorded it: those were all freestyle), and
+# the next one their board's side (padding, 0, before networks recorded it: those were all
+# 15x15, and LEGACY_SIDE reads it so).
+HEADER = struct.Struct("<8sIHHBBBBIIfBBBBBBBBI")
+LEGACY_SIDE = 15
+# The board sides the engine plays (`hoshi::board::{MIN_SIDE, MAX_SIDE}`).
+SIDES = range(5, 33)
 # The rule codes a network may carry (freestyle, standard, renju, caro, exact caro).
 RULES = (0, 1, 4, 8, 9)
 # Activations: scale 2^ACT_SHIFT, values 0..ACT_MAX.
@@ -73,6 +78,9 @@ class QuantNet:
     baseline: int
     # The rule of the positions it was trained on (`INFO rule` code).
     rule: int
+    # Their board's side: the engine plays the network on boards of this size only (its
+    # value sums the cells, so it knows the number of cells it learnt on).
+    side: int
     # Feature tables (int16) share one scale 2^embed_shift, so they can be summed.
     embed_shift: int
     pattern: np.ndarray  # (2 * PATTERNS, C) int16
@@ -172,7 +180,7 @@ def _ints(w: np.ndarray, shift: int, dtype: type, name: str) -> np.ndarray:
 
 
 def quantise(net: MixNet, k: float, vocabulary: int, residual: bool, baseline: int,
-             rule: int = 0) -> QuantNet:
+             rule: int = 0, side: int = LEGACY_SIDE) -> QuantNet:
     """The integer network closest to `net` in this format."""
     window = net.shape.window
     if window > MAX_WINDOW:
@@ -221,6 +229,7 @@ def quantise(net: MixNet, k: float, vocabulary: int, residual: bool, baseline: i
         residual=residual,
         baseline=baseline,
         rule=rule,
+        side=side,
         embed_shift=es,
         pattern=t["pattern.weight"],
         pcode=t.get("pcode.weight"),
@@ -278,7 +287,7 @@ def to_bytes(q: QuantNet) -> bytes:
     head = HEADER.pack(MAGIC, VERSION, q.shape.channels, q.shape.hidden, flags, POOL_SHIFT,
                        PATTERNS, q.shape.window, PCODES, q.vocabulary, q.k, q.embed_shift,
                        q.cell_shift, q.value1_shift, q.value2_shift, q.policy_shift, q.conv_shift,
-                       q.rule, q.baseline)
+                       q.rule, q.side, q.baseline)
     body = head + b"".join(t.astype(dt).tobytes() for t, dt in _tensors(q))
     return body + struct.pack("<I", zlib.crc32(body))
 
@@ -294,11 +303,14 @@ def from_bytes(b: bytes) -> QuantNet:
     if zlib.crc32(b[:-4]) != struct.unpack_from("<I", b, len(b) - 4)[0]:
         raise ExportError("the network file is damaged (checksum mismatch)")
     (_, version, c, h, flags, pool, patterns, window, pcodes, vocabulary, k,
-     es, cs, v1, v2, ps, ds, rule, baseline) = HEADER.unpack_from(b, 0)
+     es, cs, v1, v2, ps, ds, rule, side, baseline) = HEADER.unpack_from(b, 0)
     if version != VERSION or pool != POOL_SHIFT or patterns != PATTERNS or pcodes != PCODES:
         raise ExportError(f"network format version {version} or layout is not this reader's")
     if rule not in RULES:
         raise ExportError(f"rule code {rule} is not a rule's")
+    side = side or LEGACY_SIDE
+    if side not in SIDES:
+        raise ExportError(f"board side {side} is not one the engine plays")
     if flags & ~FLAGS:
         raise ExportError(f"unknown flags {flags:#04x}")
     if (flags & FLAG_WINDOW != 0) != (window != 0) or window > MAX_WINDOW:
@@ -333,7 +345,7 @@ def from_bytes(b: bytes) -> QuantNet:
     shapes = take((len(shape_codes(window)), c), "<i2") if window else None
     q = QuantNet(Shape(c, h, pcode is not None, conv, window, cell=cell, mirror=mirror), k,
                  vocabulary,
-                 bool(flags & FLAG_RESIDUAL), baseline, rule, es, pattern, pcode, shapes,
+                 bool(flags & FLAG_RESIDUAL), baseline, rule, side, es, pattern, pcode, shapes,
                  take((3, c), "<i2"), take((2 * PCODES,), "<i4"), take((3,), "<i4"),
                  take((THREAT_MASKS,), "<i4"), cs if cell else 0,
                  take((c, c), "i1") if cell else None, take((c,), "<i4") if cell else None,

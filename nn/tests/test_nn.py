@@ -107,10 +107,10 @@ class ExportTest(unittest.TestCase):
         for shape in (Shape(8, 4, True), Shape(4, 8, False), Shape(4, 4, True, conv=True),
                       Shape(4, 4, True, window=2), Shape(4, 4, False, window=1, cell=False),
                       Shape(4, 4, True, window=2, cell=False, mirror=True)):
-            q = quant.quantise(random_net(1, shape), 517.3, VOCABULARY, True, 0x1234, 4)
+            q = quant.quantise(random_net(1, shape), 517.3, VOCABULARY, True, 0x1234, 4, 20)
             back = quant.from_bytes(quant.to_bytes(q))
-            self.assertEqual((back.shape, back.residual, back.baseline, back.rule),
-                             (replace(shape, mapper=Shape.mapper), True, 0x1234, 4))
+            self.assertEqual((back.shape, back.residual, back.baseline, back.rule, back.side),
+                             (replace(shape, mapper=Shape.mapper), True, 0x1234, 4, 20))
             self.assertAlmostEqual(back.k, 517.3, places=3)
             for name, value in vars(q).items():
                 if isinstance(value, np.ndarray):
@@ -131,9 +131,12 @@ class ExportTest(unittest.TestCase):
 
         for at, value, message in ((16, quant.FLAG_PCODE | 32, "flags"), (32, 6, "shift e"),
                                    (33, 15, "shift c"), (19, 2, "window reach"), (38, 2, "rule"),
-                                   (16, quant.FLAG_PCODE | quant.FLAG_WINDOW, "window reach")):
+                                   (16, quant.FLAG_PCODE | quant.FLAG_WINDOW, "window reach"),
+                                   (39, 4, "board side"), (39, 33, "board side")):
             with self.assertRaisesRegex(quant.ExportError, message):
                 quant.from_bytes(edited(at, value))
+        # A file from before networks recorded their board reads as 15x15.
+        self.assertEqual((q.side, quant.from_bytes(edited(39, 0)).side), (15, 15))
         # Without the convolution its shift is not read.
         quant.from_bytes(edited(37, 200))
 

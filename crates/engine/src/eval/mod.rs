@@ -200,18 +200,12 @@ impl fmt::Display for LoadError {
 
 impl std::error::Error for LoadError {}
 
-/// The board size the networks play on: the size of the games every network so far learnt
-/// from (`datagen --size 15`). A network's value sums its cells, so on another size it sums
-/// more cells than it ever saw: NN5 on 20x20 lost 86 (−170, −12) Elo to the tables alone
-/// (docs/network.md, "The built-in network"). Elsewhere the tables evaluate alone.
-pub const NETWORK_BOARD: (usize, usize) = (15, 15);
-
 /// The weights built into the binary, as `pbrain-hoshi train` wrote them.
 const DEFAULT_WEIGHTS: &[u8] = include_bytes!("default.weights");
 
 /// The network built into the binary, as `nn/train.py` wrote it: freestyle's, residual on
 /// the built-in tables (docs/network.md, "The built-in network"). The other rules, and
-/// boards of another size than [`NETWORK_BOARD`], play with their tables.
+/// boards of another size than its own ([`Network::side`], 15x15), play with their tables.
 const BUILTIN_NETWORK: &[u8] = include_bytes!("freestyle.hnn");
 
 impl Default for Evaluator {
@@ -308,15 +302,14 @@ impl Evaluator {
     }
 
     /// A new incremental network state for a search on `pb`, when a network evaluates its
-    /// rule on a board of [`NETWORK_BOARD`]'s size.
+    /// rule on a board of its size ([`Network::side`]).
     #[must_use]
     pub fn network_state(&self, pb: &PatternBoard) -> Option<NetworkState> {
         let b = pb.board();
-        let size = (usize::from(b.width()), usize::from(b.height()));
         let net = self
             .network
             .as_ref()
-            .filter(|n| n.rule() == pb.rule() && size == NETWORK_BOARD)?;
+            .filter(|n| n.rule() == pb.rule() && b.width() == n.side() && b.height() == n.side())?;
         // `with_network` admitted only networks the state supports.
         Some(NetworkState::new(net.clone(), pb).expect("an admitted network is incremental"))
     }
@@ -594,6 +587,24 @@ mod tests {
         // Not for another rule's board.
         let renju = pattern_board(&b, Rule::Renju, &e);
         assert!(e.network_state(&renju).is_none());
+    }
+
+    /// A network plays on the square board its file names, and only there: one trained on
+    /// 20x20 positions evaluates 20x20 boards and leaves 15x15 ones to the tables.
+    #[test]
+    fn a_network_plays_on_its_own_board_size() {
+        let mut bytes = fixtures::on_builtin("w8.hnn");
+        bytes[39] = 20;
+        let n = bytes.len() - 4;
+        let crc = crc32fast::hash(&bytes[..n]);
+        bytes[n..].copy_from_slice(&crc.to_le_bytes());
+        let e = Evaluator::default()
+            .with_network(Network::from_bytes(&bytes).unwrap())
+            .unwrap();
+        for (w, h) in [(20, 20), (15, 15), (20, 15), (15, 20), (19, 19)] {
+            let pb = pattern_board(&Board::new(w, h).unwrap(), Rule::Freestyle, &e);
+            assert_eq!(e.network_state(&pb).is_some(), (w, h) == (20, 20), "{w}x{h}");
+        }
     }
 
     /// A standalone network's value owes nothing to the tables': it is always asked.

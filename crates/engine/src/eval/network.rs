@@ -36,7 +36,7 @@ use std::fmt;
 use std::path::Path;
 
 use crate::board::padded::{self, EMPTY, WALL};
-use crate::board::{Color, MAX_SIDE};
+use crate::board::{Color, MAX_SIDE, MIN_SIDE};
 use crate::pattern::{Idx, PCODE_COUNT, Pattern, PatternBoard, Pcode, Pcodes};
 use crate::rules::Rule;
 
@@ -65,6 +65,9 @@ pub const FLAG_NO_CELL: u8 = 16;
 pub const FLAG_MIRROR: u8 = 64;
 const KNOWN_FLAGS: u8 =
     FLAG_PCODE | FLAG_RESIDUAL | FLAG_CONV | FLAG_WINDOW | FLAG_NO_CELL | FLAG_MIRROR;
+/// The board side of a file whose side byte is 0: networks recorded no board before they
+/// were trained on more than one, and all were trained on 15x15.
+pub const LEGACY_SIDE: u8 = 15;
 /// The largest line window reach the format takes (`model.MAX_WINDOW`): the index array has
 /// `4^(2R + 1)` entries, 262,144 at reach 4.
 pub const MAX_WINDOW: usize = 4;
@@ -386,6 +389,8 @@ pub struct Network {
     k_fixed: i64,
     baseline: u32,
     rule: Rule,
+    /// The side of the square board its positions were played on.
+    side: u8,
     /// The CRC-32 the file ends with: which network this is.
     checksum: u32,
     shifts: Shifts,
@@ -569,6 +574,11 @@ impl Network {
         let k = f32::from_le_bytes([h[28], h[29], h[30], h[31]]);
         let [e, c, v1, v2, p, d] = std::array::from_fn(|i| h[32 + i]);
         let rule_code = h[38];
+        // 0 in files from before networks recorded their board: those were all 15x15.
+        let side = match h[39] {
+            0 => LEGACY_SIDE,
+            side => side,
+        };
         let baseline = u32_at(40);
         // The reach decides the size, so it is checked before it (the checksum after).
         if (flags & FLAG_WINDOW != 0) != (reach != 0) || reach > MAX_WINDOW {
@@ -617,6 +627,11 @@ impl Network {
             .ok_or_else(|| {
                 NetworkError::Layout(format!("rule code {rule_code} is not a rule's"))
             })?;
+        if !(MIN_SIDE..=MAX_SIDE).contains(&side) {
+            return Err(NetworkError::Layout(format!(
+                "board side {side} (a board is {MIN_SIDE} to {MAX_SIDE} on a side)"
+            )));
+        }
         if vocab != vocabulary() {
             return Err(NetworkError::Vocabulary(vocab, vocabulary()));
         }
@@ -756,6 +771,7 @@ impl Network {
             k_fixed: (f64::from(k) * 65536.0).round() as i64,
             baseline,
             rule,
+            side,
             checksum: u32::from_le_bytes([crc[0], crc[1], crc[2], crc[3]]),
             shifts,
             rows,
@@ -883,6 +899,15 @@ impl Network {
     #[must_use]
     pub fn rule(&self) -> Rule {
         self.rule
+    }
+
+    /// The side of the square board of the positions it was trained on: the board it
+    /// evaluates. Its value sums the cells, so on another size it would sum more (or fewer)
+    /// than it ever saw: NN5, trained on 15x15, lost 86 (−170, −12) Elo to the tables alone
+    /// on 20x20 (docs/network.md, "The built-in network").
+    #[must_use]
+    pub fn side(&self) -> u8 {
+        self.side
     }
 
     /// K: the evaluation units of one logit.
@@ -1372,6 +1397,14 @@ mod tests {
             Network::from_bytes(&edit(38, 4)).unwrap().rule(),
             Rule::Renju
         );
+        // The board side: 0 (files from before it was recorded) reads as 15.
+        for side in [4, 33] {
+            let e = refuse(edit(39, side));
+            assert!(e.to_string().contains(&format!("board side {side}")), "{e}");
+        }
+        for (byte, side) in [(0, 15), (20, 20), (5, 5), (32, 32)] {
+            assert_eq!(Network::from_bytes(&edit(39, byte)).unwrap().side(), side);
+        }
         assert!(matches!(refuse(edit(32, 6)), NetworkError::Shift("e", 6)));
         assert!(matches!(refuse(edit(33, 15)), NetworkError::Shift("c", 15)));
         // Without the convolution its shift is not read (as `quant.from_bytes`).
