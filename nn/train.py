@@ -105,11 +105,11 @@ class Split:
 
 
 def policy_loss(logits: torch.Tensor, legal: torch.Tensor, move: torch.Tensor
-                ) -> tuple[torch.Tensor, torch.Tensor]:
-    """Per position: the cross-entropy of the move played over the legal cells, and
-    whether it is the most likely one, and whether the mover chose it; 0 and false where the mover has no legal cell (in
-    renju black may have only forbidden cells left, and its move is then no choice: such
-    a position has a value target but no policy target)."""
+                ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Per position: the cross-entropy of the move played over the legal cells, whether
+    it is the most likely one, and whether the mover had a choice. Without a legal cell
+    (renju's black may have only forbidden cells left, and its move is then a foul) the
+    first two are 0 and false: such a position has a value target, no policy target."""
     chose = legal.any(dim=1, keepdim=True)
     logits = logits.masked_fill(~legal & chose, float("-inf"))
     ce = -torch.log_softmax(logits, dim=1).gather(1, move[:, None]).squeeze(1)

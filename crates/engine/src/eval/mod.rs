@@ -457,6 +457,11 @@ pub(crate) mod fixtures {
     pub(crate) fn with_baseline(name: &str, id: u32) -> Vec<u8> {
         let mut b = std::fs::read(path(name)).unwrap();
         b[40..44].copy_from_slice(&id.to_le_bytes());
+        resealed(b)
+    }
+
+    /// Network file bytes `b`, edited, with their checksum made right again.
+    pub(crate) fn resealed(mut b: Vec<u8>) -> Vec<u8> {
         let n = b.len() - 4;
         let crc = crc32fast::hash(&b[..n]);
         b[n..].copy_from_slice(&crc.to_le_bytes());
@@ -595,15 +600,16 @@ mod tests {
     fn a_network_plays_on_its_own_board_size() {
         let mut bytes = fixtures::on_builtin("w8.hnn");
         bytes[39] = 20;
-        let n = bytes.len() - 4;
-        let crc = crc32fast::hash(&bytes[..n]);
-        bytes[n..].copy_from_slice(&crc.to_le_bytes());
         let e = Evaluator::default()
-            .with_network(Network::from_bytes(&bytes).unwrap())
+            .with_network(Network::from_bytes(&fixtures::resealed(bytes)).unwrap())
             .unwrap();
         for (w, h) in [(20, 20), (15, 15), (20, 15), (15, 20), (19, 19)] {
             let pb = pattern_board(&Board::new(w, h).unwrap(), Rule::Freestyle, &e);
-            assert_eq!(e.network_state(&pb).is_some(), (w, h) == (20, 20), "{w}x{h}");
+            assert_eq!(
+                e.network_state(&pb).is_some(),
+                (w, h) == (20, 20),
+                "{w}x{h}"
+            );
         }
     }
 

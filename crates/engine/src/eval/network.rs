@@ -1159,6 +1159,7 @@ impl Network {
 mod tests {
     use super::*;
     use crate::board::Board;
+    use crate::eval::fixtures::resealed;
     use crate::rules::Rule;
 
     /// A network file's tensors, in file order, to write test files with.
@@ -1241,13 +1242,6 @@ mod tests {
     }
 
     /// Rewrites the checksum after an edit, so that only the edit is refused.
-    fn resealed(mut b: Vec<u8>) -> Vec<u8> {
-        let n = b.len() - CRC_BYTES;
-        let crc = crc32fast::hash(&b[..n]);
-        b[n..].copy_from_slice(&crc.to_le_bytes());
-        b
-    }
-
     fn board() -> Board {
         Board::with_stones(15, 15, &[(7, 7), (8, 8)], &[(7, 8)]).unwrap()
     }
