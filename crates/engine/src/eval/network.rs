@@ -1241,7 +1241,6 @@ mod tests {
         }
     }
 
-    /// Rewrites the checksum after an edit, so that only the edit is refused.
     fn board() -> Board {
         Board::with_stones(15, 15, &[(7, 7), (8, 8)], &[(7, 8)]).unwrap()
     }
