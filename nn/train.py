@@ -9,6 +9,10 @@ and top-1 accuracy. The split is the file's: the held-out games `pbrain-hoshi tr
 holds out for the same --seed and --val, so its validation loss compares too. The weights
 of the best held-out value loss are kept, quantised, written, and measured again through
 the integer reference (quant.forward).
+
+`--init NET.hnn` trains a network file further on these positions: the built-in 15x15
+freestyle network taught 20x20 or renju games learns far more than a new network from the
+same games (docs/network.md, "Trained further").
 """
 
 from __future__ import annotations
@@ -51,6 +55,13 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--residual", action="store_true",
                    help="learn a correction to the baseline tables: the value logit is the "
                         "tables' evaluation / K plus the network's")
+    p.add_argument("--init", metavar="NET.hnn",
+                   help="start from this network file's weights (its shape replaces the shape "
+                        "options; its line windows stay as exported: the shape table is not "
+                        "trained): a network learnt elsewhere, taught these positions")
+    p.add_argument("--value1-shift", type=int, default=None, metavar="S",
+                   help="train value layer 1 on the exported grid 2^-S, its weights within "
+                        "int8 there (default: free, or the --init file's own scale)")
     p.add_argument("--epochs", type=int, default=8)
     p.add_argument("--batch", type=int, default=256)
     p.add_argument("--lr", type=float, default=2e-3, help="Adam's step, decaying linearly to a tenth")
@@ -73,6 +84,10 @@ def parse_args() -> argparse.Namespace:
     args = p.parse_args()
     if args.mirror and (not args.no_cell or args.conv or args.channels % 2):
         p.error("--mirror needs --no-cell, no --conv and an even --channels")
+    low, high = quant.LAYER_SHIFTS
+    if args.value1_shift is not None and not low <= args.value1_shift <= high:
+        p.error(f"--value1-shift {args.value1_shift}: the integer format takes "
+                f"{low} to {high}")
     if not 0 <= args.window <= MAX_WINDOW:
         p.error(f"--window {args.window}: the integer format takes 0 to {MAX_WINDOW}")
     return args
@@ -196,6 +211,22 @@ def check_pcodes(records: np.ndarray, patterns: np.ndarray) -> None:
         raise data.FormatError("the file's line patterns disagree with their pcodes")
 
 
+def initial_network(path: str, counts: np.ndarray, residual: bool,
+                    device: torch.device) -> MixNet:
+    """The float network of a network file, to train further: on another board, rule or
+    baseline too (the file written records the positions', as any trained network's)."""
+    q = quant.load(path)
+    if q.residual != residual:
+        sys.exit(f"{path} is {'' if q.residual else 'not '}residual: give --residual "
+                 f"{'too' if q.residual else 'only with a residual network'}")
+    print(f"starting from {path} ({data.RULES[q.rule]}, {q.side}x{q.side}, "
+          f"{f'residual on the tables {q.baseline:08x}' if residual else 'standalone'})")
+    net = quant.float_net(q, counts).to(device)
+    if net.shape_table is not None:
+        net.shape_table = net.shape_table.to(device)
+    return net
+
+
 def main() -> None:
     args = parse_args()
     torch.manual_seed(args.seed)
@@ -232,14 +263,22 @@ def main() -> None:
           f"held-out {base_held:.5f}; move prior held-out cross-entropy {prior_ce:.5f} "
           f"(temperature {temperature:.1f}), top-1 {100 * prior_top1:.1f} %")
 
-    shape = Shape(args.channels, args.hidden, not args.no_pcode, args.conv, args.window,
-                  cell=not args.no_cell, mirror=args.mirror)
-    net = MixNet(shape, counts).to(device)
-    params = sum(p.numel() for p in net.parameters())
+    if args.init:
+        net = initial_network(args.init, counts, args.residual, device)
+        shape = net.shape
+    else:
+        shape = Shape(args.channels, args.hidden, not args.no_pcode, args.conv, args.window,
+                      cell=not args.no_cell, mirror=args.mirror)
+        net = MixNet(shape, counts).to(device)
+    if args.value1_shift is not None:
+        net.value1_shift = args.value1_shift
+    net.hold_value1()
+    params = sum(p.numel() for p in net.parameters() if p.requires_grad)
     print(f"network: {shape.channels} channels, value MLP {shape.hidden}, pcode tables "
           f"{'yes' if shape.pcode else 'no'}, 3x3 convolution {'yes' if shape.conv else 'no'}, "
           f"line windows {shape.window or 'no'}, cell layer {'yes' if shape.cell else 'no'}, "
-          f"mirrored {'yes' if shape.mirror else 'no'}; "
+          f"mirrored {'yes' if shape.mirror else 'no'}, value layer 1 on "
+          f"{'no grid' if net.value1_shift is None else f'the grid 2^-{net.value1_shift}'}; "
           f"{params} parameters")
     # The linear part is the tables' form: a few thousand sparse values that each move
     # little per batch, so it gets its own, larger step.
@@ -271,6 +310,7 @@ def main() -> None:
             opt.zero_grad(set_to_none=True)
             loss.backward()
             opt.step()
+            net.hold_value1()
             sched.step()
         tv, _, _ = measure(net, train, args.batch, args.residual, train_sample)
         hv, hce, htop = measure(net, held, args.batch, args.residual)

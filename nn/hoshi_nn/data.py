@@ -29,8 +29,8 @@ CELL_STONE = 0b11
 CELL_LEGAL = 1 << 2
 CELL_CANDIDATE = 1 << 3
 FLAG_HELD_OUT = 1
-# The rule codes of `INFO rule`.
-RULES = {0: "freestyle", 1: "standard", 2: "caro", 4: "renju", 8: "caro-exact"}
+# The rule codes of `INFO rule` (the engine's `Rule::code`).
+RULES = {0: "freestyle", 1: "standard", 4: "renju", 8: "caro", 9: "caro-exact"}
 
 
 def logistic_scale(rule: int) -> float:

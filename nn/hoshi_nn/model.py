@@ -117,6 +117,11 @@ class MixNet(nn.Module):
         self.psqt_stone = nn.Embedding(3, 1)
         self.threat = nn.Embedding(THREAT_MASKS, 1)
         self.value1 = nn.Linear(c, h)
+        # Value layer 1's weights on the integer format's grid, 2^-value1_shift (None: free).
+        # The pooled sum it reads is large (a few per channel on 15x15, more on bigger
+        # boards), so its int8 weights' rounding costs more than any other layer's: a
+        # network whose weights moved by less than a step would export unchanged.
+        self.value1_shift: int | None = None
         self.value2 = nn.Linear(h, 1)
         self.policy = nn.Linear(c, 1)
         for linear in (self.psqt, self.psqt_stone, self.threat):
@@ -132,6 +137,24 @@ class MixNet(nn.Module):
             nn.init.constant_(self.cell.bias, 0.25)
         nn.init.normal_(self.value1.weight, 0.0, 0.02)
         nn.init.constant_(self.value1.bias, 0.5)
+
+    def value1_weight(self) -> torch.Tensor:
+        """Value layer 1's weights as the forward pass uses them: on the grid, when one is
+        set, rounded as the exporter rounds (a straight-through gradient: the float weights
+        learn, and a step shows once they cross to another grid point)."""
+        w = self.value1.weight
+        if self.value1_shift is None:
+            return w
+        scale = float(1 << self.value1_shift)
+        return w + (torch.round(w * scale) / scale - w).detach()
+
+    @torch.no_grad()
+    def hold_value1(self) -> None:
+        """Keeps value layer 1's weights within int8 at the grid's scale, so that the
+        exporter chooses that scale (quant.quantise: the finest whose weights fit)."""
+        if self.value1_shift is not None:
+            limit = 127.0 / (1 << self.value1_shift)
+            self.value1.weight.clamp_(-limit, limit)
 
     def full_table(self, table: nn.Embedding) -> torch.Tensor:
         """A feature table's weights, (rows, channels). A mirrored network's rows are
@@ -205,7 +228,8 @@ class MixNet(nn.Module):
         offset = torch.tensor([0, PCODES], device=pcode.device).view(1, 2, 1)
         linear = (self.psqt(pcode + offset).sum(dim=(1, 2, 3))
                   + self.psqt_stone(stones).sum(dim=(1, 2)) + self.threat(mask).squeeze(-1))
-        value = linear + self.value2(clip(self.value1(pooled))).squeeze(-1)
+        hidden = F.linear(pooled, self.value1_weight(), self.value1.bias)
+        value = linear + self.value2(clip(hidden)).squeeze(-1)
         return value, self.policy(a).squeeze(-1)
 
 

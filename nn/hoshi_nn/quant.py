@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from .data import PATTERNS, PCODES, THREAT_MASKS
+from .data import PATTERNS, PCODES, RULES, THREAT_MASKS
 from .model import (MAX_WINDOW, POOL_SHIFT, MixNet, Shape, line_codes, mirror_rows,
                     shape_codes, swap_colours)
 
@@ -47,8 +47,6 @@ HEADER = struct.Struct("<8sIHHBBBBIIfBBBBBBBBI")
 LEGACY_SIDE = 15
 # The board sides the engine plays (`hoshi::board::{MIN_SIDE, MAX_SIDE}`).
 SIDES = range(5, 33)
-# The rule codes a network may carry (freestyle, standard, renju, caro, exact caro).
-RULES = (0, 1, 4, 8, 9)
 # Activations: scale 2^ACT_SHIFT, values 0..ACT_MAX.
 ACT_SHIFT = 7
 ACT_MAX = 127
@@ -484,8 +482,11 @@ def float_net(q: QuantNet, counts: np.ndarray) -> MixNet:
         # The mapping network's weights are not exported: the shape table stands in for it.
         sd |= {n: v.detach().numpy() for n, v in net.state_dict().items() if n.startswith("lines.")}
         net.shape_table = torch.tensor(q.shapes / 2.0 ** q.embed_shift, dtype=torch.float32)
+        net.lines.requires_grad_(False)
     if q.conv_w is not None:
         sd["conv.weight"] = q.conv_w[:, None] / 2.0 ** q.conv_shift
         sd["conv.bias"] = q.conv_b / 2.0 ** (q.conv_shift + ACT_SHIFT)
     net.load_state_dict({n: torch.tensor(v, dtype=torch.float32) for n, v in sd.items()})
+    # Trained further, it stays on its value layer's grid (MixNet.value1_shift).
+    net.value1_shift = q.value1_shift
     return net

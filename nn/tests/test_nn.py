@@ -5,6 +5,8 @@ float network. Run from the repository root: `nn/.venv/bin/python -m unittest di
 
 from __future__ import annotations
 
+import contextlib
+import io
 import itertools
 import struct
 import sys
@@ -288,6 +290,54 @@ class LineWindowTest(unittest.TestCase):
         self.assertEqual((hit.tolist(), chose.tolist()), ([True, False], [True, False]))
         ce.sum().backward()
         self.assertTrue(torch.isfinite(logits.grad).all())
+
+    def test_a_network_file_is_trained_further_from_its_own_weights(self) -> None:
+        """--init: the float network of a file exports to that very file; a step moves its
+        tables but not its shape table (the windows as exported), and it exports again,
+        mirrored. A residual file without --residual, or the reverse, is refused."""
+        shape = Shape(8, 8, True, window=2, mapper=16, cell=False, mirror=True)
+        counts = data.pcode_counts(VOCABULARY)
+        q = quant.quantise(random_net(7, shape), 517.3, VOCABULARY, True, 0xBA5E, 0, 20)
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "start.hnn"
+            quant.save(q, path)
+            with contextlib.redirect_stdout(io.StringIO()):
+                net = train.initial_network(str(path), counts, True, torch.device("cpu"))
+            again = quant.quantise(net, 517.3, VOCABULARY, True, 0xBA5E, 0, 20)
+            self.assertEqual(quant.to_bytes(again), quant.to_bytes(q))
+            x = random_inputs(np.random.default_rng(8), 16)
+            value, _ = net(torch.from_numpy(x.pcode).long(), torch.from_numpy(x.stones).long(),
+                           torch.from_numpy(x.mask))
+            table = net.shape_table.clone()
+            pattern = net.pattern.weight.detach().clone()
+            opt = torch.optim.Adam(net.parameters(), lr=0.01)
+            value.sum().backward()
+            opt.step()
+            self.assertFalse(torch.equal(net.pattern.weight, pattern))
+            self.assertTrue(torch.equal(net.shape_table, table))
+            quant.quantise(net, 517.3, VOCABULARY, True, 0xBA5E, 0, 20)
+            with self.assertRaises(SystemExit):
+                train.initial_network(str(path), counts, False, torch.device("cpu"))
+
+    def test_value_layer_one_trains_on_the_exported_grid(self) -> None:
+        """With a grid set, the forward pass reads value layer 1's weights rounded as the
+        exporter rounds them, and held within int8 there they keep the exporter at that
+        scale: the file's layer is the one trained."""
+        net = random_net(9, Shape(8, 8, True))
+        net.value1_shift = 7
+        with torch.no_grad():
+            net.value1.weight[0, 0] = 1.5  # beyond int8 at 2^7
+        x = random_inputs(np.random.default_rng(10), 16)
+        opt = torch.optim.Adam(net.parameters(), lr=0.003)
+        value, _ = net(torch.from_numpy(x.pcode).long(), torch.from_numpy(x.stones).long(),
+                       torch.from_numpy(x.mask))
+        value.sum().backward()
+        opt.step()
+        net.hold_value1()
+        q = quant.quantise(net, 517.3, VOCABULARY, False, 0)
+        self.assertEqual(q.value1_shift, 7)
+        np.testing.assert_array_equal(q.value1_w / 128.0, net.value1_weight().detach().numpy())
+        self.assertEqual(float(net.value1.weight.abs().max()), 127.0 / 128.0)
 
     def test_a_reach_beyond_the_format_is_refused_at_export(self) -> None:
         net = random_net(5, Shape(channels=4, hidden=4, window=5, mapper=8))
