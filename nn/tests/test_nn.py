@@ -318,6 +318,10 @@ class LineWindowTest(unittest.TestCase):
             quant.quantise(net, 517.3, VOCABULARY, True, 0xBA5E, 0, 20)
             with self.assertRaises(SystemExit):
                 train.initial_network(str(path), counts, False, torch.device("cpu"))
+            standalone = Path(tmp) / "standalone.hnn"
+            quant.save(replace(q, residual=False), standalone)
+            with self.assertRaises(SystemExit):
+                train.initial_network(str(standalone), counts, True, torch.device("cpu"))
 
     def test_value_layer_one_trains_on_the_exported_grid(self) -> None:
         """With a grid set, the forward pass reads value layer 1's weights rounded as the
