@@ -163,8 +163,15 @@ pub struct Evaluator {
     /// The checksum of the model's weights file ([`Model::checksum`]): which evaluation
     /// this is.
     id: u32,
-    /// A network for one rule (its own), on top of the tables.
-    network: Option<Arc<Network>>,
+    /// Networks on top of the tables, at most one for each rule and board side, in the
+    /// order of [`network_key`]: a search takes the one made for its rule and board.
+    networks: Arc<[Arc<Network>]>,
+}
+
+/// Where a network plays: its rule and the side of its square board. The order of the keys
+/// orders an evaluation's networks, so that its id does not depend on how they were added.
+fn network_key(net: &Network) -> (usize, u8) {
+    (net.rule().index(), net.side())
 }
 
 /// Why an evaluation file could not be used.
@@ -203,10 +210,11 @@ impl std::error::Error for LoadError {}
 /// The weights built into the binary, as `pbrain-hoshi train` wrote them.
 const DEFAULT_WEIGHTS: &[u8] = include_bytes!("default.weights");
 
-/// The network built into the binary, as `nn/train.py` wrote it: freestyle's, residual on
-/// the built-in tables (docs/network.md, "The built-in network"). The other rules, and
-/// boards of another size than its own ([`Network::side`], 15x15), play with their tables.
-const BUILTIN_NETWORK: &[u8] = include_bytes!("freestyle.hnn");
+/// The networks built into the binary, as `nn/train.py` wrote them, each residual on the
+/// built-in tables of its rule (docs/network.md, "The built-in network"): freestyle's on
+/// 15x15. The other rules, and boards of another size than a network's own
+/// ([`Network::side`]), play with their tables.
+const BUILTIN_NETWORKS: [&[u8]; 1] = [include_bytes!("freestyle.hnn")];
 
 impl Default for Evaluator {
     /// The built-in tables alone: the evaluation of the tests, of the data tools' baseline,
@@ -228,18 +236,20 @@ pub fn builtin_model() -> Model {
 
 impl Evaluator {
     /// The built-in evaluation, what master plays with unless told otherwise: the built-in
-    /// tables, with the built-in network for its rule.
+    /// tables, with the built-in networks where they play.
     #[must_use]
     pub fn builtin() -> Evaluator {
         static BUILTIN: OnceLock<Evaluator> = OnceLock::new();
         BUILTIN
             .get_or_init(|| {
-                // Checked by a test: the embedded network is valid for this build.
-                let net =
-                    Network::from_bytes(BUILTIN_NETWORK).expect("the built-in network is valid");
-                Evaluator::default()
-                    .with_network(net)
-                    .expect("the built-in network corrects the built-in tables")
+                BUILTIN_NETWORKS
+                    .iter()
+                    .fold(Evaluator::default(), |e, bytes| {
+                        // Checked by a test: the embedded networks are valid for this build.
+                        let net = Network::from_bytes(bytes).expect("a built-in network is valid");
+                        e.with_network(net)
+                            .expect("a built-in network corrects the built-in tables")
+                    })
             })
             .clone()
     }
@@ -248,7 +258,7 @@ impl Evaluator {
     #[must_use]
     pub fn tables(&self) -> Evaluator {
         Evaluator {
-            network: None,
+            networks: Arc::new([]),
             ..self.clone()
         }
     }
@@ -284,20 +294,29 @@ impl Evaluator {
         Evaluator {
             rules: Arc::new(rules),
             id: model.checksum(),
-            network: None,
+            networks: Arc::new([]),
         }
     }
 
-    /// These tables with `net` added for its rule. A residual network must correct these
-    /// very tables of its rule; a network with the convolution is refused (it cannot be
-    /// updated incrementally).
+    /// This evaluation with `net` added for its rule and board, in place of a network it
+    /// had there. A residual network must correct these very tables of its rule; a network
+    /// with the convolution is refused (it cannot be updated incrementally).
     pub fn with_network(mut self, net: Network) -> Result<Evaluator, LoadError> {
         NetworkState::supports(&net).map_err(LoadError::State)?;
         let tables = self.tables_id(net.rule());
         if net.residual() && net.baseline() != tables {
             return Err(LoadError::Baseline(net.rule(), net.baseline(), tables));
         }
-        self.network = Some(Arc::new(net));
+        let key = network_key(&net);
+        let mut networks: Vec<_> = self
+            .networks
+            .iter()
+            .filter(|n| network_key(n) != key)
+            .cloned()
+            .collect();
+        let at = networks.partition_point(|n| network_key(n) < key);
+        networks.insert(at, Arc::new(net));
+        self.networks = networks.into();
         Ok(self)
     }
 
@@ -307,9 +326,9 @@ impl Evaluator {
     pub fn network_state(&self, pb: &PatternBoard) -> Option<NetworkState> {
         let b = pb.board();
         let net = self
-            .network
-            .as_ref()
-            .filter(|n| n.rule() == pb.rule() && b.width() == n.side() && b.height() == n.side())?;
+            .networks
+            .iter()
+            .find(|n| n.rule() == pb.rule() && b.width() == n.side() && b.height() == n.side())?;
         // `with_network` admitted only networks the state supports.
         Some(NetworkState::new(net.clone(), pb).expect("an admitted network is incremental"))
     }
@@ -344,18 +363,16 @@ impl Evaluator {
     }
 
     /// Names this evaluation: equal ids, equal tables (the checksum its weights file
-    /// carries) and equal networks (with one, the CRC-32 of the two files' checksums).
+    /// carries) and equal networks (with networks, the CRC-32 of the files' checksums, the
+    /// tables' first).
     #[must_use]
     pub fn id(&self) -> u32 {
-        match &self.network {
-            None => self.id,
-            Some(net) => {
-                let mut both = [0u8; 8];
-                both[..4].copy_from_slice(&self.id.to_le_bytes());
-                both[4..].copy_from_slice(&net.checksum().to_le_bytes());
-                crc32fast::hash(&both)
-            }
+        if self.networks.is_empty() {
+            return self.id;
         }
+        let ids = std::iter::once(self.id).chain(self.networks.iter().map(|n| n.checksum()));
+        let bytes: Vec<u8> = ids.flat_map(u32::to_le_bytes).collect();
+        crc32fast::hash(&bytes)
     }
 
     /// The id of the tables `rule` plays with ([`Model::tables_id`]): what a residual
@@ -611,6 +628,37 @@ mod tests {
                 "{w}x{h}"
             );
         }
+    }
+
+    /// Networks for other boards sit side by side, each playing on its own; one for the
+    /// same rule and board replaces the one there; the order they came in does not name
+    /// the evaluation.
+    #[test]
+    fn an_evaluation_holds_a_network_for_each_rule_and_board() {
+        let on_side = |side: u8| {
+            let mut bytes = fixtures::on_builtin("w8.hnn");
+            bytes[39] = side;
+            Network::from_bytes(&fixtures::resealed(bytes)).unwrap()
+        };
+        let with = |nets: Vec<Network>| {
+            nets.into_iter()
+                .fold(Evaluator::default(), |e, n| e.with_network(n).unwrap())
+        };
+        let both = with(vec![on_side(15), on_side(20)]);
+        assert_eq!(both.id(), with(vec![on_side(20), on_side(15)]).id());
+        assert_ne!(both.id(), with(vec![on_side(15)]).id());
+        for side in [15u8, 20] {
+            let board = Board::new(side.into(), side.into()).unwrap();
+            let pb = pattern_board(&board, Rule::Freestyle, &both);
+            let state = both.network_state(&pb).expect("a network on either board");
+            assert_eq!(state.network().side(), side);
+        }
+        let standalone = Network::load(&fixtures::path("n8.hnn")).unwrap();
+        assert_eq!(network_key(&standalone), network_key(&on_side(15)));
+        let replaced = both.with_network(standalone).unwrap();
+        assert_eq!(replaced.networks.len(), 2);
+        let pb = pattern_board(&Board::new(15, 15).unwrap(), Rule::Freestyle, &replaced);
+        assert!(!replaced.network_state(&pb).unwrap().network().residual());
     }
 
     /// A standalone network's value owes nothing to the tables': it is always asked.
