@@ -92,9 +92,9 @@ impl Playing {
 pub struct Weights {
     /// Evaluate with this weights file (written by `train`: its tables alone), or add this
     /// network file (written by `nn/train.py`) to the built-in tables for its rule, instead
-    /// of the built-in evaluation: the built-in tables, with the built-in freestyle network
-    /// (15x15 boards) for the protocol and `analyse`, without it for `datagen` and
-    /// `rescore`. The built-in tables alone: `--weights
+    /// of the built-in evaluation: the built-in tables, with the built-in freestyle and
+    /// renju networks (15x15 boards) for the protocol and `analyse`, without them for
+    /// `datagen` and `rescore`. The built-in tables alone: `--weights
     /// crates/engine/src/eval/default.weights`. `INFO weights FILE` changes it through the
     /// protocol.
     #[arg(long, value_name = "FILE")]

@@ -22,7 +22,7 @@ fn main() -> ExitCode {
         }
     }
     // A bad --weights is a bad command line: said at once, before any protocol.
-    // Master plays with the built-in network; the data tools' default is the tables.
+    // Master plays with the built-in networks; the data tools' default is the tables.
     let evaluator = |weights: &Weights, builtin: fn() -> Evaluator| match weights.or(&cli.weights) {
         None => Ok(builtin()),
         Some(path) => Evaluator::load(&path).map_err(|e| {

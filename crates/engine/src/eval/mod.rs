@@ -211,10 +211,10 @@ impl std::error::Error for LoadError {}
 const DEFAULT_WEIGHTS: &[u8] = include_bytes!("default.weights");
 
 /// The networks built into the binary, as `nn/train.py` wrote them, each residual on the
-/// built-in tables of its rule (docs/network.md, "The built-in network"): freestyle's on
-/// 15x15. The other rules, and boards of another size than a network's own
-/// ([`Network::side`]), play with their tables.
-const BUILTIN_NETWORKS: [&[u8]; 1] = [include_bytes!("freestyle.hnn")];
+/// built-in tables of its rule (docs/network.md, "The built-in network" and "Renju's
+/// network"): freestyle's and renju's, both on 15x15. Standard and caro, and boards of
+/// another size than a network's own ([`Network::side`]), play with their tables.
+const BUILTIN_NETWORKS: [&[u8]; 2] = [include_bytes!("freestyle.hnn"), include_bytes!("renju.hnn")];
 
 impl Default for Evaluator {
     /// The built-in tables alone: the evaluation of the tests, of the data tools' baseline,
@@ -528,9 +528,9 @@ mod tests {
         );
     }
 
-    /// The built-in network loads, corrects the built-in tables (its baseline) and plays
-    /// freestyle on 15x15; the other rules and sizes keep their tables, and so does the
-    /// tables' evaluation.
+    /// The built-in networks load, correct the built-in tables (their baselines) and play
+    /// freestyle and renju on 15x15; the other rules and sizes keep their tables, and so
+    /// does the tables' evaluation.
     #[test]
     fn the_built_in_network_is_valid_for_this_build() {
         let e = Evaluator::builtin();
@@ -542,7 +542,7 @@ mod tests {
                 let pb = pattern_board(&b, rule, &e);
                 assert_eq!(
                     e.network_state(&pb).is_some(),
-                    rule == Rule::Freestyle && (w, h) == (15, 15),
+                    matches!(rule, Rule::Freestyle | Rule::Renju) && (w, h) == (15, 15),
                     "{rule} {w}x{h}"
                 );
                 assert!(e.tables().network_state(&pb).is_none(), "{rule} {w}x{h}");
