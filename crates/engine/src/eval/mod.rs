@@ -325,10 +325,11 @@ impl Evaluator {
     #[must_use]
     pub fn network_state(&self, pb: &PatternBoard) -> Option<NetworkState> {
         let b = pb.board();
-        let net = self
-            .networks
-            .iter()
-            .find(|n| n.rule() == pb.rule() && b.width() == n.side() && b.height() == n.side())?;
+        if b.width() != b.height() {
+            return None;
+        }
+        let key = (pb.rule().index(), b.width());
+        let net = self.networks.iter().find(|n| network_key(n) == key)?;
         // `with_network` admitted only networks the state supports.
         Some(NetworkState::new(net.clone(), pb).expect("an admitted network is incremental"))
     }
